@@ -1,0 +1,71 @@
+# gworkbench. `make run` starts the workbench on the embedded demo graph; `make test` runs the
+# whole suite (formatting, vet, tests, the CPU engine under -race, a short fuzz of each parser).
+
+GO        ?= go
+PKGS      := ./...
+FUZZTIME  ?= 4s
+BIN       := bin/gworkbench
+NVCC      ?= nvcc
+CU        := $(wildcard engine/gpu/kernels/*.cu)
+PTX       := $(CU:.cu=.ptx)
+
+.PHONY: run build test check unit race fuzz bench bench-cpu bench-loader ptx gpu gpu-test cuda-toolkit vet-cuda clean
+
+run: build
+	./$(BIN)
+
+build:
+	$(GO) build -o $(BIN) ./cmd/gworkbench
+
+test: check unit race fuzz
+
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+unit:
+	$(GO) test -count=1 -timeout 20m $(PKGS)
+
+race:
+	$(GO) test -count=1 -race -short -timeout 20m ./engine/cpu/...
+
+# Each Fuzz target of each package, briefly, from its seed corpus in testdata/fuzz.
+fuzz:
+	@for pkg in ./loader; do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+bench: bench-loader bench-cpu
+
+bench-cpu:
+	$(GO) test -run '^$$' -bench . -benchtime 8x -timeout 60m ./engine/cpu
+
+bench-loader:
+	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 30m ./loader
+
+# CUDA: install the toolkit (Debian non-free nvidia-cuda-toolkit), compile kernels to PTX,
+# build the CUDA binary, build the GPU test binary for the device machine.
+cuda-toolkit:
+	bash .ci/cuda-toolkit.sh
+
+ptx: $(PTX)
+
+engine/gpu/kernels/%.ptx: engine/gpu/kernels/%.cu $(wildcard engine/gpu/kernels/*.cuh)
+	$(NVCC) -ptx -arch=compute_70 -O3 -std=c++14 -o $@ $<
+
+gpu:
+	$(GO) build -tags cuda -o bin/gworkbench-gpu ./cmd/gworkbench
+
+gpu-test:
+	mkdir -p .gpu
+	$(GO) test -c -tags cuda -o .gpu/gpu.test ./engine/gpu
+
+vet-cuda:
+	$(GO) vet -tags cuda $(PKGS)
+
+clean:
+	rm -rf bin .gpu

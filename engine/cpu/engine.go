@@ -1,0 +1,71 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+func init() { engine.Register("cpu", func() (engine.Engine, error) { return Engine{}, nil }) }
+
+// Engine is the parallel CPU engine.
+type Engine struct{}
+
+var _ engine.Engine = Engine{}
+
+// Name returns "cpu".
+func (Engine) Name() string { return "cpu" }
+
+// Run is one execution: what an algorithm driver reads and fills.
+type Run struct {
+	Req     *engine.Request
+	G       *graph.CSR
+	Res     *engine.Result // driver fills the values, Summary counters and Schedule (resolved)
+	Workers int            // resolved worker count
+}
+
+// driver runs one algorithm. It resolves the auto knobs it uses into r.Res.Schedule, appends
+// trace records through r.emit, and checks ctx between iterations (and within long ones).
+type driver func(ctx context.Context, r *Run) error
+
+var drivers = map[engine.Algorithm]driver{}
+
+func register(a engine.Algorithm, d driver) { drivers[a] = d }
+
+// emit appends rec to the trace and streams it to the observer.
+func (r *Run) emit(rec engine.Record) {
+	r.Res.Trace.Records = append(r.Res.Trace.Records, rec)
+	r.Req.Emit(rec)
+}
+
+// Run validates the request, runs the algorithm's driver, and fills the summary.
+func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, error) {
+	if err := req.Schedule.Validate(req.Algorithm, "cpu"); err != nil {
+		return nil, err
+	}
+	d, ok := drivers[req.Algorithm]
+	if !ok {
+		return nil, fmt.Errorf("cpu: %s: %w", req.Algorithm, engine.ErrUnsupported)
+	}
+	w := req.Schedule.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	res := &engine.Result{
+		Algorithm: req.Algorithm, Engine: "cpu", Params: req.Params, Schedule: req.Schedule,
+		Graph: engine.InfoOf(req.GraphName, req.Graph),
+	}
+	res.Schedule.Workers = w
+	r := &Run{Req: &req, G: req.Graph, Res: res, Workers: w}
+	res.Provenance = engine.MachineProvenance()
+	start := time.Now()
+	if err := d(ctx, r); err != nil {
+		return nil, err
+	}
+	res.Finish(time.Since(start))
+	return res, nil
+}

@@ -1,0 +1,7 @@
+// Package engine is the contract every gworkbench engine implements: the algorithms and their
+// parameters, the schedule knobs (one vocabulary for all engines) and the rules that say which
+// combinations are valid, the per-iteration trace, and the result.
+//
+// Engines (engine/ref, engine/cpu, engine/gpu) register themselves by name; the session opens
+// them with Open and never knows more about them than that name.
+package engine

@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Unreached marks a vertex no path reaches: its BFS depth and SSSP distance.
+const (
+	UnreachedDepth int32 = -1
+	InfDist        int32 = math.MaxInt32
+)
+
+// Result is what a run returns: the per-vertex values of its algorithm, a summary, the trace and
+// where it came from. Only the slice of the run's algorithm is set.
+type Result struct {
+	Algorithm Algorithm
+	Engine    string
+	Params    Params   // resolved (src is a vertex id, never auto)
+	Schedule  Schedule // resolved: every auto knob replaced by the engine's concrete choice
+	Graph     GraphInfo
+
+	Depth      []int32   // bfs: depth from src, UnreachedDepth if unreached
+	Dist       []int32   // sssp: distance from src, InfDist if unreached
+	Comp       []uint32  // cc: component label (any labelling; compare partitions with SamePartition)
+	Rank       []float64 // pr: rank, summing to 1
+	Centrality []float64 // bc: betweenness (unnormalised, as Brandes; halved on undirected graphs)
+	InSet      []bool    // mis: membership
+	Forest     []int64   // mst: arc indices (into graph.Neighbors) of the spanning forest's edges
+	Triangles  uint64    // tc
+
+	Summary    Summary
+	Trace      Trace
+	Provenance Provenance
+}
+
+// GraphInfo names the graph a result was computed on.
+type GraphInfo struct {
+	Name        string
+	Fingerprint string
+	Vertices    int
+	Edges       int64
+	Directed    bool
+}
+
+// InfoOf describes g under name.
+func InfoOf(name string, g *graph.CSR) GraphInfo {
+	return GraphInfo{Name: name, Fingerprint: g.Fingerprint(), Vertices: g.NumVertices(), Edges: g.NumEdges(), Directed: g.Directed}
+}
+
+// Summary holds the numbers a person reads first. Fields that do not apply are zero.
+type Summary struct {
+	Reached        int64 // bfs, sssp, bc: vertices reached from src
+	MaxDepth       int32 // bfs
+	MaxDist        int32 // sssp: largest finite distance
+	Components     int64 // cc; mst: trees in the forest
+	LargestComp    int64 // cc
+	RankSum        float64
+	Triangles      uint64
+	SetSize        int64 // mis
+	TotalWeight    int64 // mst
+	ForestEdges    int64 // mst
+	Iterations     int
+	EdgesTraversed int64         // edges examined, summed over iterations
+	Time           time.Duration // the run itself, without graph upload or setup
+	GTEPS          float64       // EdgesTraversed / Time, in 1e9 per second
+}
+
+// Provenance says which program, on which machine, produced a result.
+type Provenance struct {
+	Version   string
+	Commit    string
+	Machine   string // CPU model and cores
+	GPU       string // device name, "" for CPU engines
+	GoVersion string
+	Started   time.Time
+}
+
+// ResolveSource returns the source vertex for p on g: p.Src, or the highest out-degree vertex
+// when p.Src is auto. It refuses a source outside the graph.
+func ResolveSource(p Params, g *graph.CSR) (uint32, error) {
+	n := g.NumVertices()
+	if n == 0 {
+		return 0, fmt.Errorf("the graph has no vertices")
+	}
+	if p.Src < 0 {
+		return g.Properties().MaxDegreeVertex, nil
+	}
+	if p.Src >= int64(n) {
+		return 0, fmt.Errorf("src=%d is not a vertex: the graph has vertices 0..%d", p.Src, n-1)
+	}
+	return uint32(p.Src), nil
+}
+
+// Finish fills the summary's time-derived fields and iteration count from the trace.
+func (r *Result) Finish(elapsed time.Duration) {
+	r.Summary.Time = elapsed
+	r.Summary.Iterations = r.Trace.Iterations()
+	if r.Summary.EdgesTraversed == 0 {
+		for i := range r.Trace.Records {
+			r.Summary.EdgesTraversed += r.Trace.Records[i].EdgesScanned
+		}
+	}
+	if elapsed > 0 {
+		r.Summary.GTEPS = float64(r.Summary.EdgesTraversed) / elapsed.Seconds() / 1e9
+	}
+}
+
+// Value formats vertex v's value for export ("" when the algorithm has no per-vertex value).
+func (r *Result) Value(v int) string {
+	switch {
+	case r.Depth != nil:
+		return fmt.Sprint(r.Depth[v])
+	case r.Dist != nil:
+		if r.Dist[v] == InfDist {
+			return "inf"
+		}
+		return fmt.Sprint(r.Dist[v])
+	case r.Comp != nil:
+		return fmt.Sprint(r.Comp[v])
+	case r.Rank != nil:
+		return fmt.Sprintf("%.9g", r.Rank[v])
+	case r.Centrality != nil:
+		return fmt.Sprintf("%.9g", r.Centrality[v])
+	case r.InSet != nil:
+		if r.InSet[v] {
+			return "1"
+		}
+		return "0"
+	}
+	return ""
+}
