@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// BCSources returns the sources of a bc run, in the order they are processed: the single
+// source src (sources=0), every vertex (sources=all), or k vertices sampled without
+// replacement by a SplitMix64 stream seeded with seed (sources=k), as GAPBS's SourcePicker
+// does with kRandSeed. Sampling prefers vertices with out-arcs; k at least the number of such
+// vertices takes them all. Every engine and verifier replays the same sequence.
+func BCSources(p Params, g *graph.CSR) ([]uint32, error) {
+	n := g.NumVertices()
+	switch {
+	case n == 0:
+		return nil, fmt.Errorf("bc: the graph has no vertices")
+	case p.Sources == 0:
+		s, err := ResolveSource(p, g)
+		if err != nil {
+			return nil, fmt.Errorf("bc: %w", err)
+		}
+		return []uint32{s}, nil
+	case p.Sources < 0:
+		all := make([]uint32, n)
+		for v := range all {
+			all[v] = uint32(v)
+		}
+		return all, nil
+	}
+	cand := make([]uint32, 0, n)
+	for v := 0; v < n; v++ {
+		if g.Offsets[v+1] > g.Offsets[v] {
+			cand = append(cand, uint32(v))
+		}
+	}
+	if len(cand) == 0 {
+		for v := 0; v < n; v++ {
+			cand = append(cand, uint32(v))
+		}
+	}
+	k := min(p.Sources, len(cand))
+	state := uint64(p.Seed)
+	for i := 0; i < k; i++ { // partial Fisher-Yates
+		state += 0x9e3779b97f4a7c15
+		j := i + int(Mix64(state)%uint64(len(cand)-i))
+		cand[i], cand[j] = cand[j], cand[i]
+	}
+	return cand[:k:k], nil
+}
+
+// BCSourcesNote describes the sources for a trace note: "source 5", or "12 sources (seed 1):
+// 5, 17, ..." with at most 16 ids listed.
+func BCSourcesNote(p Params, srcs []uint32) string {
+	if len(srcs) == 1 && p.Sources == 0 {
+		return "source " + strconv.FormatUint(uint64(srcs[0]), 10)
+	}
+	var b strings.Builder
+	if p.Sources < 0 {
+		fmt.Fprintf(&b, "all %d vertices as sources", len(srcs))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d sources (seed %d): ", len(srcs), p.Seed)
+	for i, s := range srcs {
+		if i == 16 {
+			b.WriteString(", ...")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.FormatUint(uint64(s), 10))
+	}
+	return b.String()
+}
+
+// BCTolerance is the relative tolerance of bc verification.
+const BCTolerance = 1e-6
+
+// verifyBC compares centralities within BCTolerance relative (plus 1e-9 absolute, for values
+// that are zero up to rounding).
+func verifyBC(g *graph.CSR, got, want *Result) error {
+	n := g.NumVertices()
+	if len(got.Centrality) != n || len(want.Centrality) != n {
+		return fmt.Errorf("bc: got %d centralities, want %d, for %d vertices", len(got.Centrality), len(want.Centrality), n)
+	}
+	if got.Params.Sources != want.Params.Sources || got.Params.Seed != want.Params.Seed || got.Params.Src != want.Params.Src {
+		return fmt.Errorf("bc: runs differ in their sources: got sources=%s seed=%d src=%d, want sources=%s seed=%d src=%d",
+			got.Params.Get("sources"), got.Params.Seed, got.Params.Src, want.Params.Get("sources"), want.Params.Seed, want.Params.Src)
+	}
+	bad, first := 0, -1
+	for v := 0; v < n; v++ {
+		a, b := got.Centrality[v], want.Centrality[v]
+		if !(math.Abs(a-b) <= BCTolerance*math.Max(math.Abs(a), math.Abs(b))+1e-9) {
+			if first < 0 {
+				first = v
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		a, b := got.Centrality[first], want.Centrality[first]
+		return fmt.Errorf("bc: %d vertices differ by more than %g relative, first %d: got %.12g, want %.12g (relative difference %.3g)",
+			bad, BCTolerance, first, a, b, math.Abs(a-b)/math.Max(math.Abs(a), math.Abs(b)))
+	}
+	return nil
+}
