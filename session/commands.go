@@ -1,0 +1,96 @@
+package session
+
+import (
+	"sort"
+)
+
+// command is one command of the language.
+type command struct {
+	name    string
+	aliases []string
+	usage   string // the syntax
+	summary string // one line for the help list
+	detail  string // more, for help COMMAND
+	example []string
+	run     func(*execCtx) error
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "load", usage: "load NAME = PATH [format=F] [directed|undirected] [base=0|1] [weights=keep|drop|uniform:LO:HI] [selfloops=keep|drop] [duplicates=keep|drop] [seed=N] [cache=on|off]",
+			summary: "read a graph file and make it the current graph",
+			detail:  "Formats (by extension and content, or format=): mtx, snap, dimacs (.gr), pace, metis, el, wel, gwg, each optionally .gz. Direction follows the format unless told. `load PATH` names the graph after the file.",
+			example: []string{"load road = testdata/road.gr", "load fb = facebook.el undirected base=0"},
+			run:     cmdLoad},
+		{name: "gen", usage: "gen NAME = KIND [k=v ...]", summary: "generate a synthetic graph (kron, urand, grid, road, rgg) and make it current",
+			detail:  "kron scale= degree= seed=; urand scale= degree= seed=; grid rows= cols=; road vertices= seed=; rgg scale= degree= seed=; each takes weights=uniform:LO:HI.",
+			example: []string{"gen k = kron scale=10 degree=8", "gen r = road vertices=5000", "gen g = grid rows=64 cols=64 weights=uniform:1:100"},
+			run:     cmdGen},
+		{name: "graphs", usage: "graphs", summary: "list the graphs (* marks the current one)", example: []string{"graphs"}, run: cmdGraphs},
+		{name: "use", usage: "use NAME", summary: "make a graph the current one", example: []string{"use road"}, run: cmdUse},
+		{name: "info", usage: "info [NAME]", summary: "a graph's properties and degree histogram", example: []string{"info", "info road"}, run: cmdInfo},
+		{name: "drop", usage: "drop NAME", summary: "forget a graph or a result", example: []string{"drop k", "drop bfs1"}, run: cmdDrop},
+		{name: "set", usage: "set KNOB=VALUE ... | set engine=NAME | set PARAM=VALUE | set live=some|all|off",
+			summary: "session defaults: schedule knobs, engine, parameters",
+			detail:  "Defaults apply to every later run, compare and sweep, and are overridden by the knobs given to a command. `set KNOB=auto` restores a default. `knobs` lists the knobs.",
+			example: []string{"set engine=cpu", "set direction=pull driven=data", "set direction=auto"},
+			run:     cmdSet},
+		{name: "show", usage: "show [settings|knobs|algorithms|engines]", summary: "show the session defaults (engine, schedule, parameters)", example: []string{"show settings"}, run: cmdShow},
+		{name: "knobs", usage: "knobs [ALGO]", summary: "list the schedule knobs, their values and where they apply", example: []string{"knobs", "knobs bfs"}, run: cmdKnobs},
+		{name: "algorithms", aliases: []string{"algos"}, usage: "algorithms", summary: "list the algorithms and their parameters", example: []string{"algorithms"}, run: cmdAlgorithms},
+		{name: "run", usage: "run ALGO [k=v ...] [repeat=N] [engine=E] [as NAME]",
+			summary: "run an algorithm on the current graph, printing each iteration and a summary",
+			detail:  "k=v are parameters (src, damping, tolerance, max_iter, sources, seed) or schedule knobs (see `knobs`), overriding the session defaults for this run. repeat=N runs N more times after a warm-up and reports the median, min and max time. The result is kept as NAME (default ALGO1, ALGO2, ...); `last` names the most recent.",
+			example: []string{"run bfs", "run bfs direction=pull src=0 as pullbfs", "run sssp delta=4 repeat=5"},
+			run:     cmdRun},
+		{name: "results", usage: "results", summary: "list the results", example: []string{"results"}, run: cmdResults},
+		{name: "verify", usage: "verify [NAME|last]", summary: "check a result against the reference engine and say what differs", example: []string{"verify", "verify pullbfs"}, run: cmdVerify},
+		{name: "trace", usage: "trace [NAME|last]", summary: "the per-iteration table of a result", example: []string{"trace", "trace bfs1"}, run: cmdTrace},
+		{name: "compare", usage: "compare ALGO [k=v1,v2,... ...] [repeat=N] [as NAME]",
+			summary: "run every combination of the listed values, verify each, and tabulate them",
+			detail:  "Comma lists give the values to try (engine= too); the cross product runs, each run is verified against the reference engine, and one table gives time, iterations, edges traversed, GTEPS and the speed-up against the first row. An invalid combination is listed with the reason instead of run.",
+			example: []string{"compare bfs direction=push,pull,auto", "compare sssp driven=data,topology,hybrid engine=cpu,ref"},
+			run:     cmdCompare},
+		{name: "sweep", usage: "sweep ALGO KNOB=a:b:step|v1,v2,... [k=v ...] [repeat=N] [as NAME]",
+			summary: "run a knob over a range and chart time against it",
+			detail:  "a:b:step is an inclusive numeric range; v1,v2,... a list. Each run is verified. Prints a table and a chart of time against the knob.",
+			example: []string{"sweep bfs alpha=5:30:5 direction=auto", "sweep sssp threshold=0.1:0.9:0.2 driven=hybrid"},
+			run:     cmdSweep},
+		{name: "export", usage: "export NAME values|trace|json PATH",
+			summary: "write a result: per-vertex values (CSV), the trace (CSV or JSON), or everything (JSON)",
+			example: []string{"export last values depths.csv", "export bfs1 trace trace.json", "export bfs1 json bfs1.json"},
+			run:     cmdExport},
+		{name: "plot", usage: "plot NAME|last [PATH.svg|.png|.html]", summary: "chart a result or comparison (in the terminal, or to a file)",
+			example: []string{"plot last", "plot bfs1 bfs1.svg", "plot cmp1 cmp1.html"}, run: cmdPlot},
+		{name: "report", usage: "report PATH.html", summary: "write the whole session as an HTML notebook", example: []string{"report lab.html"}, run: cmdReport},
+		{name: "save", usage: "save PATH", summary: "save the session (commands, graph sources, settings, results' summaries and traces) as JSON", example: []string{"save lab.json"}, run: cmdSave},
+		{name: "open", usage: "open PATH", summary: "resume a saved session: rebuild its graphs, restore settings and results", example: []string{"open lab.json"}, run: cmdOpen},
+		{name: "help", aliases: []string{"?"}, usage: "help [COMMAND|ALGO|KNOB]", summary: "this list, or the usage and an example of one command", example: []string{"help", "help run", "help direction"}, run: cmdHelp},
+		{name: "quit", aliases: []string{"exit", "q"}, usage: "quit", summary: "leave the workbench", example: []string{"quit"}, run: func(*execCtx) error { return ErrQuit }},
+	}
+}
+
+func lookupCommand(name string) (*command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func commandNames() []string {
+	var n []string
+	for _, c := range commands {
+		n = append(n, c.name)
+	}
+	sort.Strings(n)
+	return n
+}

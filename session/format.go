@@ -1,0 +1,112 @@
+package session
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ANSI styles, used only when Options.Color is set.
+const (
+	ansiBold    = "\x1b[1m"
+	ansiDim     = "\x1b[2m"
+	ansiRed     = "\x1b[31m"
+	ansiGreen   = "\x1b[32m"
+	ansiYellow  = "\x1b[33m"
+	ansiBlue    = "\x1b[34m"
+	ansiMagenta = "\x1b[35m"
+	ansiCyan    = "\x1b[36m"
+	ansiReset   = "\x1b[0m"
+)
+
+func (s *Session) paint(style, text string) string {
+	if !s.opts.Color || text == "" {
+		return text
+	}
+	return style + text + ansiReset
+}
+
+// fmtCount formats n with thousands separators: 1234567 -> 1,234,567.
+func fmtCount(n int64) string {
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	d := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// fmtMS formats a duration in milliseconds with three significant digits (at least).
+func fmtMS(d time.Duration) string {
+	return fmtMSf(float64(d) / 1e6)
+}
+
+func fmtMSf(ms float64) string {
+	switch {
+	case ms >= 100:
+		return fmt.Sprintf("%.0f ms", ms)
+	case ms >= 10:
+		return fmt.Sprintf("%.1f ms", ms)
+	case ms >= 1:
+		return fmt.Sprintf("%.2f ms", ms)
+	default:
+		return fmt.Sprintf("%.3f ms", ms)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// fmtGTEPS formats giga-traversed edges per second.
+func fmtGTEPS(g float64) string {
+	switch {
+	case g == 0:
+		return "-"
+	case g >= 1:
+		return fmt.Sprintf("%.2f", g)
+	default:
+		return fmt.Sprintf("%.3f", g)
+	}
+}
+
+func fmtFloat(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return fmt.Sprint(f)
+	}
+	return strconv.FormatFloat(f, 'g', 6, 64)
+}
+
+// median, min and max of durations (which it sorts).
+func stats(ts []time.Duration) (med, lo, hi time.Duration) {
+	if len(ts) == 0 {
+		return 0, 0, 0
+	}
+	c := append([]time.Duration(nil), ts...)
+	sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
+	n := len(c)
+	if n%2 == 1 {
+		med = c[n/2]
+	} else {
+		med = (c[n/2-1] + c[n/2]) / 2
+	}
+	return med, c[0], c[n-1]
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmtCount(n) + " " + many
+}

@@ -1,0 +1,416 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+func cmdLoad(ec *execCtx) error {
+	name, rest, named := nameEquals(ec.args)
+	if len(rest) == 0 {
+		return fmt.Errorf("load: want a file: load NAME = PATH [options]")
+	}
+	path := rest[0]
+	if !named {
+		name = nameFromPath(path)
+	}
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("load: %v", err)
+	}
+	pairs, bare, as, err := splitArgs(rest[1:])
+	if err != nil {
+		return fmt.Errorf("load: %v", err)
+	}
+	if as != "" {
+		return fmt.Errorf("load: name the graph with `load NAME = PATH`, not `as`")
+	}
+	m := map[string]string{}
+	for _, p := range pairs {
+		m[p.Key] = p.Value
+	}
+	opt, err := loader.ParseOptions(m, bare)
+	if err != nil {
+		return err
+	}
+	g, err := loader.Load(ec.ctx, path, opt)
+	if err != nil {
+		return err
+	}
+	abs, aerr := filepath.Abs(path)
+	if aerr != nil {
+		abs = path
+	}
+	src := "load " + name + " = " + quote(abs)
+	for _, w := range rest[1:] {
+		src += " " + quote(w)
+	}
+	ec.s.AddGraph(name, g, src)
+	ec.s.printf("%s\n", ec.s.graphLine(name, g))
+	return nil
+}
+
+func cmdGen(ec *execCtx) error {
+	name, rest, named := nameEquals(ec.args)
+	if len(rest) == 0 {
+		return fmt.Errorf("gen: want a generator: gen NAME = KIND [k=v ...] (kinds: %s)", strings.Join(loader.GeneratorKinds(), ", "))
+	}
+	kind := strings.ToLower(rest[0])
+	kinds := loader.GeneratorKinds()
+	known := false
+	for _, k := range kinds {
+		known = known || k == kind
+	}
+	if !known {
+		return fmt.Errorf("gen: unknown generator %q%s (have %s)", rest[0], engine.DidYouMean(kind, kinds), strings.Join(kinds, ", "))
+	}
+	if !named {
+		name = kind
+	}
+	if err := checkName(name); err != nil {
+		return fmt.Errorf("gen: %v", err)
+	}
+	pairs, bare, as, err := splitArgs(rest[1:])
+	if err != nil {
+		return fmt.Errorf("gen: %v", err)
+	}
+	if as != "" {
+		return fmt.Errorf("gen: name the graph with `gen NAME = KIND`, not `as`")
+	}
+	if len(bare) > 0 {
+		return fmt.Errorf("gen: %q: want key=value", bare[0])
+	}
+	m := map[string]string{}
+	for _, p := range pairs {
+		m[p.Key] = p.Value
+	}
+	g, err := loader.Generate(ec.ctx, kind, m, nil)
+	if err != nil {
+		return err
+	}
+	src := "gen " + name + " = " + kind
+	for _, w := range rest[1:] {
+		src += " " + quote(w)
+	}
+	ec.s.AddGraph(name, g, src)
+	ec.s.printf("%s\n", ec.s.graphLine(name, g))
+	return nil
+}
+
+// graphLine is the one-line description printed after load and gen.
+func (s *Session) graphLine(name string, g *graph.CSR) string {
+	dir := "undirected"
+	if g.Directed {
+		dir = "directed"
+	}
+	w := ""
+	if g.Weighted() {
+		w = ", weighted"
+	}
+	return fmt.Sprintf("%s: %s vertices, %s edges, %s%s", s.paint(ansiBold, name), fmtCount(int64(g.NumVertices())), fmtCount(g.NumEdges()), dir, w)
+}
+
+func nameFromPath(p string) string {
+	b := filepath.Base(p)
+	b = strings.TrimSuffix(b, ".gz")
+	if i := strings.IndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	var out strings.Builder
+	for i, r := range b {
+		ok := r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9' && i > 0)
+		if ok {
+			out.WriteRune(r)
+		} else {
+			out.WriteRune('_')
+		}
+	}
+	n := out.String()
+	if n == "" || n[0] == '_' || (n[0] >= '0' && n[0] <= '9') {
+		n = "g" + n
+	}
+	return n
+}
+
+func quote(w string) string {
+	if strings.ContainsAny(w, " \t;#\"'") {
+		if strings.Contains(w, "'") {
+			return `"` + w + `"`
+		}
+		return "'" + w + "'"
+	}
+	return w
+}
+
+func cmdGraphs(ec *execCtx) error {
+	s := ec.s
+	gs := s.Graphs()
+	if len(gs) == 0 {
+		s.printf("no graphs: load one (load NAME = PATH) or generate one (gen NAME = kron scale=10)\n")
+		return nil
+	}
+	var rows [][]string
+	for _, e := range gs {
+		mark := " "
+		if e.Current {
+			mark = "*"
+		}
+		dir := "undirected"
+		if e.G.Directed {
+			dir = "directed"
+		}
+		w := "-"
+		if e.G.Weighted() {
+			w = "yes"
+		}
+		rows = append(rows, []string{mark + e.Name, fmtCount(int64(e.G.NumVertices())), fmtCount(e.G.NumEdges()), dir, w, originText(e.G.Origin)})
+	}
+	s.printf("%s", s.table([]string{" name", "vertices", "edges", "direction", "weights", "from"}, rows))
+	return nil
+}
+
+func originText(o graph.Origin) string {
+	switch {
+	case o.Generator != "":
+		return "gen " + o.Generator
+	case o.Path != "":
+		return o.Path
+	case o.Format != "":
+		return o.Format
+	}
+	return "-"
+}
+
+func cmdUse(ec *execCtx) error {
+	if len(ec.args) != 1 {
+		return fmt.Errorf("use: want one graph name: use NAME")
+	}
+	s := ec.s
+	if _, err := s.graph(ec.args[0]); err != nil {
+		return fmt.Errorf("use: %v", err)
+	}
+	s.mu.Lock()
+	s.current = ec.args[0]
+	s.mu.Unlock()
+	g, _ := s.graph(ec.args[0])
+	s.printf("using %s\n", s.graphLine(ec.args[0], g))
+	return nil
+}
+
+// graph returns the named graph ("" = the current one).
+func (s *Session) graph(name string) (*graph.CSR, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if name == "" {
+		name = s.current
+		if name == "" {
+			return nil, fmt.Errorf("no graph yet: load one (load NAME = PATH) or generate one (gen NAME = kron scale=10)")
+		}
+	}
+	var names []string
+	for _, g := range s.graphs {
+		if g.name == name {
+			return g.g, nil
+		}
+		names = append(names, g.name)
+	}
+	return nil, fmt.Errorf("no graph %q%s (graphs: %s)", name, engine.DidYouMean(name, names), listOrNone(names))
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (s *Session) currentName() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+func cmdInfo(ec *execCtx) error {
+	if len(ec.args) > 1 {
+		return fmt.Errorf("info: want at most one graph name: info [NAME]")
+	}
+	s := ec.s
+	name := ""
+	if len(ec.args) == 1 {
+		name = ec.args[0]
+	}
+	g, err := s.graph(name)
+	if err != nil {
+		return fmt.Errorf("info: %v", err)
+	}
+	if name == "" {
+		name = s.currentName()
+	}
+	p := g.Properties()
+	o := g.Origin
+	s.printf("%s\n", s.graphLine(name, g))
+	var rows [][]string
+	add := func(k, v string) { rows = append(rows, []string{k, v}) }
+	add("vertices", fmtCount(int64(p.Vertices)))
+	if g.Directed {
+		add("edges", fmtCount(p.Edges)+" (directed arcs)")
+	} else {
+		add("edges", fmtCount(p.Edges)+" undirected ("+fmtCount(p.Arcs)+" arcs)")
+	}
+	dir := "undirected"
+	if g.Directed {
+		dir = "directed"
+	}
+	if o.DirectionAssumed != "" {
+		dir += " (" + o.DirectionAssumed + ")"
+	}
+	if o.Symmetrized {
+		dir += ", symmetrized"
+	}
+	add("direction", dir)
+	w := "none"
+	if g.Weighted() {
+		w = "integer"
+		if o.WeightsGenerated != "" {
+			w += ", generated " + o.WeightsGenerated
+		}
+	}
+	add("weights", w)
+	add("degree", fmt.Sprintf("min %d, avg %.2f, max %d (vertex %d)", p.MinDegree, p.AvgDegree, p.MaxDegree, p.MaxDegreeVertex))
+	add("isolated", fmtCount(p.Isolated))
+	if p.Diameter >= 0 {
+		add("diameter", fmt.Sprintf("~%d (estimate, a lower bound)", p.Diameter))
+	}
+	add("memory", fmtBytes(p.Bytes))
+	add("fingerprint", g.Fingerprint())
+	switch {
+	case o.Generator != "":
+		add("made by", "gen "+o.Generator)
+	case o.Path != "":
+		src := o.Path
+		if o.Format != "" {
+			src += " (" + o.Format
+			if o.FromCache {
+				src += ", from the .gwg cache"
+			}
+			src += ")"
+		}
+		add("read from", src)
+		add("id base", strconv.Itoa(o.Base))
+	}
+	if o.SelfLoopsRemoved > 0 || o.DuplicatesRemoved > 0 || p.SelfLoops > 0 {
+		add("removed", fmt.Sprintf("%s self-loops, %s duplicate edges (%s self-loops kept)", fmtCount(o.SelfLoopsRemoved), fmtCount(o.DuplicatesRemoved), fmtCount(p.SelfLoops)))
+	}
+	for _, r := range rows {
+		s.printf("  %-12s %s\n", r[0], r[1])
+	}
+	labels, counts := degreeBuckets(p.DegreeHistogram)
+	if len(labels) > 0 {
+		s.printf("\nout-degree histogram (vertices per degree range)\n")
+		s.printf("%s", s.histogram(labels, counts))
+	}
+	return nil
+}
+
+// degreeBuckets labels the power-of-two degree histogram: 0, 1, 2-3, 4-7, ...
+func degreeBuckets(h []int64) ([]string, []int64) {
+	var labels []string
+	for k := range h {
+		switch k {
+		case 0:
+			labels = append(labels, "0")
+		case 1:
+			labels = append(labels, "1")
+		default:
+			lo, hi := int64(1)<<(k-1), int64(1)<<k-1
+			labels = append(labels, fmt.Sprintf("%s-%s", shortCount(lo), shortCount(hi)))
+		}
+	}
+	return labels, h
+}
+
+func shortCount(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dG", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dK", n>>10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func fmtBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+func cmdDrop(ec *execCtx) error {
+	if len(ec.args) != 1 {
+		return fmt.Errorf("drop: want one graph or result name: drop NAME")
+	}
+	s := ec.s
+	name := ec.args[0]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, g := range s.graphs {
+		if g.name == name {
+			s.graphs = append(s.graphs[:i:i], s.graphs[i+1:]...)
+			if s.current == name {
+				s.current = ""
+				if n := len(s.graphs); n > 0 {
+					s.current = s.graphs[n-1].name
+				}
+			}
+			for k := range s.refCache {
+				if k.graph == g.g {
+					delete(s.refCache, k)
+				}
+			}
+			fmt.Fprintf(s.out, "dropped graph %s", name)
+			if s.current != "" {
+				fmt.Fprintf(s.out, "; current graph: %s", s.current)
+			}
+			fmt.Fprintln(s.out)
+			return nil
+		}
+	}
+	if name == "last" && len(s.results) > 0 {
+		name = s.results[len(s.results)-1].name
+	}
+	for i, r := range s.results {
+		if r.name == name {
+			s.results = append(s.results[:i:i], s.results[i+1:]...)
+			fmt.Fprintf(s.out, "dropped result %s\n", name)
+			return nil
+		}
+	}
+	for i, c := range s.comparisons {
+		if c.name == name {
+			s.comparisons = append(s.comparisons[:i:i], s.comparisons[i+1:]...)
+			fmt.Fprintf(s.out, "dropped comparison %s\n", name)
+			return nil
+		}
+	}
+	var names []string
+	for _, g := range s.graphs {
+		names = append(names, g.name)
+	}
+	for _, r := range s.results {
+		names = append(names, r.name)
+	}
+	return fmt.Errorf("drop: no graph or result %q%s", name, engine.DidYouMean(name, names))
+}

@@ -1,0 +1,473 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// runSpec is one fully resolved run request of the session.
+type runSpec struct {
+	alg        engine.Algorithm
+	engineName string
+	params     engine.Params
+	sched      engine.Schedule
+	repeat     int // counted runs after the warm-up; 0 = a single run
+	graphName  string
+	g          *graph.CSR
+}
+
+// setting is one k=v of a run-like command, already classified.
+type setting struct {
+	key, value string
+}
+
+// baseSpec starts a spec from the session defaults for alg.
+func (s *Session) baseSpec(alg engine.Algorithm) (runSpec, error) {
+	s.mu.Lock()
+	sp := runSpec{alg: alg, engineName: s.engineName, params: s.params, sched: s.sched, graphName: s.current}
+	s.mu.Unlock()
+	g, err := s.graph(sp.graphName)
+	if err != nil {
+		return sp, err
+	}
+	sp.g = g
+	return sp, nil
+}
+
+// apply sets the command's k=v pairs on sp: repeat, engine, graph, parameters and knobs, in that
+// vocabulary; session-default knobs that do not apply to the algorithm on the engine are reset.
+func (s *Session) apply(sp *runSpec, pairs []setting) error {
+	for _, p := range pairs {
+		switch p.key {
+		case "engine":
+			if err := checkEngine(strings.ToLower(p.value)); err != nil {
+				return err
+			}
+			sp.engineName = strings.ToLower(p.value)
+		case "graph":
+			g, err := s.graph(p.value)
+			if err != nil {
+				return err
+			}
+			sp.g, sp.graphName = g, p.value
+		case "repeat":
+			n, err := strconv.Atoi(p.value)
+			if err != nil || n < 1 || n > 1000 {
+				return fmt.Errorf("repeat=%s: want a number of timed runs from 1 to 1000", p.value)
+			}
+			sp.repeat = n
+		}
+	}
+	// Session defaults that mean nothing here are dropped, not refused: `set direction=pull`
+	// must not stop `run tc`.
+	given := map[string]bool{}
+	for _, p := range pairs {
+		given[p.key] = true
+	}
+	for _, k := range engine.Knobs() {
+		if !given[k.Name] && !k.AppliesTo(sp.alg, sp.engineName) && sp.sched.Get(k.Name) != k.Default {
+			_ = sp.sched.Set(k.Name, "auto")
+		}
+	}
+	for _, p := range pairs {
+		switch {
+		case p.key == "engine" || p.key == "graph" || p.key == "repeat":
+		case isParam(p.key):
+			spec, _ := engine.LookupParam(p.key)
+			if !spec.AppliesTo(sp.alg) {
+				return fmt.Errorf("%s is a parameter of %s, not of %s", p.key, algNames(spec.Algorithms), sp.alg)
+			}
+			if err := sp.params.Set(p.key, p.value); err != nil {
+				return err
+			}
+		case isKnob(p.key):
+			if err := sp.sched.Set(p.key, p.value); err != nil {
+				return err
+			}
+		case p.key == "live":
+			return fmt.Errorf("live is a session setting: set live=%s", p.value)
+		default:
+			return unknownKey(p.key)
+		}
+	}
+	if err := sp.sched.Validate(sp.alg, sp.engineName); err != nil {
+		return err
+	}
+	return nil
+}
+
+// parseRun reads `ALGO [k=v ...] [as NAME]` into a spec.
+func (s *Session) parseRun(cmd string, args []string) (runSpec, string, error) {
+	if len(args) == 0 {
+		return runSpec{}, "", fmt.Errorf("%s: want an algorithm (%s)", cmd, algNames(engine.Algorithms()))
+	}
+	alg, err := engine.ParseAlgorithm(args[0])
+	if err != nil {
+		return runSpec{}, "", fmt.Errorf("%s: %v", cmd, trimPkg(err))
+	}
+	pairs, bare, as, err := splitArgs(args[1:])
+	if err != nil {
+		return runSpec{}, "", fmt.Errorf("%s: %v", cmd, err)
+	}
+	if len(bare) > 0 {
+		return runSpec{}, "", fmt.Errorf("%s: %q: want key=value (or `as NAME` at the end)", cmd, bare[0])
+	}
+	sp, err := s.baseSpec(alg)
+	if err != nil {
+		return sp, "", fmt.Errorf("%s: %v", cmd, err)
+	}
+	var set []setting
+	for _, p := range pairs {
+		set = append(set, setting{p.Key, p.Value})
+	}
+	if err := s.apply(&sp, set); err != nil {
+		return sp, "", fmt.Errorf("%s %s: %v", cmd, alg, trimPkg(err))
+	}
+	return sp, as, nil
+}
+
+// trimPkg drops the "engine: " prefix of contract errors: the user sees one plain line.
+func trimPkg(err error) error {
+	msg := err.Error()
+	if m, ok := strings.CutPrefix(msg, "engine: "); ok {
+		return &wrapped{m, err}
+	}
+	return err
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+func cmdRun(ec *execCtx) error {
+	s := ec.s
+	sp, as, err := s.parseRun("run", ec.args)
+	if err != nil {
+		return err
+	}
+	name, err := s.resultName(as, string(sp.alg))
+	if err != nil {
+		return fmt.Errorf("run: %v", err)
+	}
+	live := s.liveMode()
+	r, err := s.execute(ec.ctx, sp, live, name)
+	if err != nil {
+		return err
+	}
+	times := []time.Duration{r.Summary.Time}
+	if sp.repeat > 0 {
+		times = times[:0]
+		if s.text() {
+			s.printf("  warm-up: %s (not counted)\n", fmtMS(r.Summary.Time))
+		}
+		for i := 0; i < sp.repeat; i++ {
+			ri, err := s.execute(ec.ctx, sp, "off", "")
+			if err != nil {
+				return err
+			}
+			if s.text() {
+				s.printf("  run %d/%d: %s\n", i+1, sp.repeat, fmtMS(ri.Summary.Time))
+			}
+			times = append(times, ri.Summary.Time)
+			r = ri
+		}
+		med, _, _ := stats(times)
+		r.Summary.Time = med
+		if med > 0 {
+			r.Summary.GTEPS = float64(r.Summary.EdgesTraversed) / med.Seconds() / 1e9
+		}
+	}
+	it := &resultItem{name: name, r: r, times: times, cmd: ec.line}
+	s.addResult(it)
+	*ec.result = r
+	s.emit(RunFinished{Name: name, Result: r})
+	if s.text() {
+		s.printSummary(it)
+	} else {
+		return s.writeJSONLine(resultToJSON(it))
+	}
+	return nil
+}
+
+func (s *Session) text() bool { return s.opts.Format != "json" }
+
+func (s *Session) liveMode() string {
+	if !s.text() {
+		return "off"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live
+}
+
+// resultName returns as, checked, or the next free ALGO<n>.
+func (s *Session) resultName(as, prefix string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if as != "" {
+		for _, g := range s.graphs {
+			if g.name == as {
+				return "", fmt.Errorf("%q names a graph; pick another result name", as)
+			}
+		}
+		return as, nil
+	}
+	for {
+		s.counters[prefix]++
+		n := prefix + strconv.Itoa(s.counters[prefix])
+		if !s.hasResultLocked(n) {
+			return n, nil
+		}
+	}
+}
+
+func (s *Session) hasResultLocked(n string) bool {
+	for _, r := range s.results {
+		if r.name == n {
+			return true
+		}
+	}
+	for _, c := range s.comparisons {
+		if c.name == n {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) addResult(it *resultItem) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastAlg = it.r.Algorithm
+	for i, r := range s.results {
+		if r.name == it.name {
+			s.results = append(s.results[:i:i], s.results[i+1:]...)
+			break
+		}
+	}
+	s.results = append(s.results, it)
+}
+
+// execute runs sp once, streaming events to the observer and, per live, iteration lines to
+// the output. A failed or cancelled run changes nothing in the session.
+func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*engine.Result, error) {
+	e, err := engine.Open(sp.engineName)
+	if err != nil {
+		return nil, err
+	}
+	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
+	lp := &livePrinter{s: s, mode: live}
+	req := engine.Request{
+		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.params, Schedule: sp.sched,
+		Observer: func(rec engine.Record) {
+			s.emit(RunRecord{Record: rec})
+			lp.record(rec)
+		},
+	}
+	if ctx.Err() != nil {
+		return nil, runErr(sp, ctx.Err())
+	}
+	r, err := e.Run(ctx, req)
+	lp.finish()
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		err = runErr(sp, err)
+		if name != "" {
+			s.emit(RunFinished{Name: name, Err: err})
+		}
+		return nil, err
+	}
+	if name == "" {
+		s.emit(RunFinished{Result: r})
+	}
+	return r, nil
+}
+
+func runErr(sp runSpec, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("%s on %s cancelled: %w", sp.alg, sp.graphName, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%s on %s stopped: %w", sp.alg, sp.graphName, err)
+	case errors.Is(err, engine.ErrUnsupported):
+		return fmt.Errorf("%s on the %s engine: %w", sp.alg, sp.engineName, trimPkg(err))
+	}
+	return fmt.Errorf("%s: %w", sp.alg, trimPkg(err))
+}
+
+// livePrinter prints iteration lines as records arrive.
+type livePrinter struct {
+	s        *Session
+	mode     string // some, all, off
+	header   bool
+	shown    int
+	skipped  int
+	switches int
+}
+
+func (lp *livePrinter) record(rec engine.Record) {
+	if lp.mode == "off" {
+		return
+	}
+	s := lp.s
+	show := lp.mode == "all"
+	switch rec.Kind {
+	case engine.IterationRecord:
+		show = show || rec.Iter < 20 || rec.Iter%liveStep(rec.Iter) == 0
+	case engine.SwitchRecord:
+		show = show || lp.switches < 20
+		lp.switches++
+	case engine.PhaseRecord:
+		show = true
+	}
+	if !show {
+		if rec.Kind == engine.IterationRecord {
+			lp.skipped++
+		}
+		return
+	}
+	if !lp.header {
+		lp.header = true
+		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "time")))
+	}
+	s.printf("%s\n", s.recordLine(rec))
+	lp.shown++
+}
+
+func (lp *livePrinter) finish() {
+	if lp.skipped > 0 {
+		lp.s.printf("  %s\n", lp.s.paint(ansiDim, fmt.Sprintf("... %s not shown (trace lists them all)", plural(int64(lp.skipped), "iteration", "iterations"))))
+	}
+}
+
+// liveStep thins the live lines of long runs: every 10th from 20, every 100th from 100 ...
+func liveStep(iter int) int {
+	step := 1
+	for n := iter; n >= 10; n /= 10 {
+		step *= 10
+	}
+	return step
+}
+
+// recordLine formats one trace record as a live line.
+func (s *Session) recordLine(rec engine.Record) string {
+	switch rec.Kind {
+	case engine.SwitchRecord:
+		sw := rec.Switch
+		if sw == nil {
+			return "  " + s.paint(ansiYellow, "switch "+rec.Note)
+		}
+		return "  " + s.paint(ansiYellow, fmt.Sprintf("switch %s %s -> %s: %s", sw.What, sw.From, sw.To, switchReason(sw)))
+	case engine.PhaseRecord:
+		return "  " + s.paint(ansiCyan, "phase "+rec.Phase)
+	}
+	dir := rec.Direction.String()
+	switch rec.Direction {
+	case engine.Push:
+		dir = s.paint(ansiBlue, fmt.Sprintf("%-4s", dir))
+	case engine.Pull:
+		dir = s.paint(ansiMagenta, fmt.Sprintf("%-4s", dir))
+	default:
+		dir = fmt.Sprintf("%-4s", dir)
+	}
+	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCount(rec.InVertices), fmtCount(rec.InEdges), fmtCount(rec.OutVertices), fmtMS(rec.Time))
+	if rec.Note != "" {
+		line += "  " + s.paint(ansiDim, rec.Note)
+	}
+	return line
+}
+
+func switchReason(sw *engine.Switch) string {
+	if sw.Reason != "" {
+		return sw.Reason
+	}
+	if sw.Lhs.Name != "" {
+		return fmt.Sprintf("%s %s %s %s %s", sw.Lhs.Name, fmtFloat(sw.Lhs.Value), sw.Op, sw.Rhs.Name, fmtFloat(sw.Rhs.Value))
+	}
+	return ""
+}
+
+// printSummary prints the lines after a run.
+func (s *Session) printSummary(it *resultItem) {
+	r := it.r
+	sm := r.Summary
+	s.printf("%s %s on %s [%s]: %s\n", s.paint(ansiBold+ansiGreen, it.name), r.Algorithm, r.Graph.Name, r.Engine, summaryText(r))
+	tm := fmtMS(sm.Time)
+	if len(it.times) > 1 {
+		med, lo, hi := stats(it.times)
+		tm = fmt.Sprintf("median %s (min %s, max %s, %d runs)", fmtMS(med), fmtMS(lo), fmtMS(hi), len(it.times))
+	}
+	s.printf("  %s, %s traversed, %s, %s GTEPS\n", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
+	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
+		s.printf("  %s\n", s.paint(ansiDim, "schedule: "+sched))
+	}
+	if ps := paramsText(r); ps != "" {
+		s.printf("  %s\n", s.paint(ansiDim, "params: "+ps))
+	}
+}
+
+func paramsText(r *engine.Result) string {
+	var parts []string
+	for _, p := range engine.ParamSpecs() {
+		if p.AppliesTo(r.Algorithm) {
+			parts = append(parts, p.Name+"="+r.Params.Get(p.Name))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// summaryText is the algorithm-specific part of the summary.
+func summaryText(r *engine.Result) string {
+	sm := r.Summary
+	v := int64(r.Graph.Vertices)
+	switch r.Algorithm {
+	case engine.BFS:
+		return fmt.Sprintf("reached %s of %s vertices from %s, max depth %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDepth)
+	case engine.SSSP:
+		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDist)
+	case engine.CC:
+		return fmt.Sprintf("%s, the largest has %s vertices", plural(sm.Components, "component", "components"), fmtCount(sm.LargestComp))
+	case engine.PR:
+		top, val := argmax(r.Rank)
+		if top < 0 {
+			return fmt.Sprintf("rank sum %.6f", sm.RankSum)
+		}
+		return fmt.Sprintf("rank sum %.6f, top vertex %d (rank %.3g)", sm.RankSum, top, val)
+	case engine.TC:
+		return plural(int64(sm.Triangles), "triangle", "triangles")
+	case engine.BC:
+		top, val := argmax(r.Centrality)
+		if top < 0 {
+			return fmt.Sprintf("reached %s vertices", fmtCount(sm.Reached))
+		}
+		return fmt.Sprintf("most central vertex %d (%.4g)", top, val)
+	case engine.MIS:
+		return fmt.Sprintf("independent set of %s vertices", fmtCount(sm.SetSize))
+	case engine.MST:
+		return fmt.Sprintf("spanning forest of %s, %s, total weight %s", plural(sm.ForestEdges, "edge", "edges"), plural(sm.Components, "tree", "trees"), fmtCount(sm.TotalWeight))
+	}
+	return ""
+}
+
+func argmax(xs []float64) (int, float64) {
+	best, val := -1, 0.0
+	for i, x := range xs {
+		if best < 0 || x > val {
+			best, val = i, x
+		}
+	}
+	return best, val
+}

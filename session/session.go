@@ -1,0 +1,260 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// ErrQuit is returned by Exec for the quit command.
+var ErrQuit = errors.New("session: quit")
+
+// Options configure a session.
+type Options struct {
+	Out      io.Writer   // where command output goes (nil: discarded)
+	Color    bool        // ANSI colour in output (set it only for a terminal)
+	Width    int         // output width in columns for tables and charts (0: 100)
+	Format   string      // "text" (default) or "json": how run, compare and sweep report
+	Observer func(Event) // receives run events while commands run (may be nil); called from the engine's goroutine
+	StateDir string      // where the REPL keeps its history ("" : $XDG_STATE_HOME/gworkbench)
+}
+
+// Event is what a session reports to Options.Observer: RunStarted, RunRecord or RunFinished.
+type Event any
+
+// RunStarted is sent when a run begins (each run of a compare, sweep or repeat too).
+type RunStarted struct {
+	Algorithm engine.Algorithm
+	Engine    string
+	Graph     string
+	Schedule  engine.Schedule
+}
+
+// RunRecord carries one trace record as the engine produces it.
+type RunRecord struct {
+	Record engine.Record
+}
+
+// RunFinished is sent when a run ends. Name is the result's name ("" when the run is not kept
+// under a name, as in a compare); Err is non-nil when it failed or was cancelled.
+type RunFinished struct {
+	Name   string
+	Result *engine.Result
+	Err    error
+}
+
+// GraphEntry is a named graph of the session.
+type GraphEntry struct {
+	Name    string
+	G       *graph.CSR
+	Current bool
+}
+
+// ResultEntry is a named result of the session.
+type ResultEntry struct {
+	Name string
+	R    *engine.Result
+}
+
+// Session holds the graphs, results and settings that commands act on. Exec runs one command
+// line at a time; the accessors (Graphs, Results, Settings, LastAlgorithm) may be called from
+// other goroutines while a command runs.
+type Session struct {
+	opts Options
+	out  io.Writer // opts.Out, through the per-command capture
+
+	mu          sync.Mutex // guards everything below
+	graphs      []*graphItem
+	current     string
+	results     []*resultItem
+	comparisons []*comparison
+	engineName  string
+	sched       engine.Schedule
+	params      engine.Params
+	live        string // live iteration lines: some, all, off
+	lastAlg     engine.Algorithm
+	history     []historyItem
+	counters    map[string]int
+	refCache    map[refKey]*engine.Result
+}
+
+type graphItem struct {
+	name   string
+	g      *graph.CSR
+	source string // the command that made it (load or gen), replayed by open
+}
+
+type resultItem struct {
+	name     string
+	r        *engine.Result
+	times    []time.Duration // counted repeats (one entry for a single run)
+	cmd      string
+	verified string // "", "ok", or what differs
+	restored bool   // from a saved session: summary and trace only, no per-vertex values
+}
+
+type historyItem struct {
+	cmd    string
+	output string
+	result *engine.Result
+}
+
+type refKey struct {
+	graph  *graph.CSR
+	alg    engine.Algorithm
+	params engine.Params
+}
+
+// New returns a session with no graphs, the cpu engine and the all-auto schedule.
+func New(opts Options) *Session {
+	if opts.Out == nil {
+		opts.Out = io.Discard
+	}
+	if opts.Width <= 0 {
+		opts.Width = 100
+	}
+	if opts.Format == "" {
+		opts.Format = "text"
+	}
+	return &Session{
+		opts:       opts,
+		out:        opts.Out,
+		engineName: "cpu",
+		params:     engine.DefaultParams(),
+		live:       "some",
+		counters:   map[string]int{},
+		refCache:   map[refKey]*engine.Result{},
+	}
+}
+
+// Exec runs one input line: commands separated by ';', '#' to the end of the line is a comment.
+// It stops at the first command that fails and returns its error (one line, meant for the
+// user). Cancelling ctx stops a running command. The quit command returns ErrQuit.
+func (s *Session) Exec(ctx context.Context, line string) error {
+	cmds, err := splitCommands(line)
+	if err != nil {
+		return err
+	}
+	for _, c := range cmds {
+		if err := s.execOne(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) execOne(ctx context.Context, c string) error {
+	words, err := tokenize(c)
+	if err != nil {
+		return err
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	name := strings.ToLower(words[0])
+	cmd, ok := lookupCommand(name)
+	if !ok {
+		return fmt.Errorf("unknown command %q%s (type help for the list)", words[0], engine.DidYouMean(name, commandNames()))
+	}
+	var buf bytes.Buffer
+	s.out = io.MultiWriter(s.opts.Out, &buf)
+	var res *engine.Result
+	ec := &execCtx{ctx: ctx, s: s, args: words[1:], line: c, result: &res}
+	err = cmd.run(ec)
+	s.out = s.opts.Out
+	if err == nil || !errors.Is(err, ErrQuit) {
+		s.mu.Lock()
+		out := buf.String()
+		if err != nil {
+			out += "error: " + err.Error() + "\n"
+		}
+		s.history = append(s.history, historyItem{cmd: c, output: out, result: res})
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// execCtx is what a command handler gets.
+type execCtx struct {
+	ctx    context.Context
+	s      *Session
+	args   []string
+	line   string
+	result **engine.Result // set by commands that produce a result, for the report
+}
+
+// Graphs returns the session's graphs in the order they were made.
+func (s *Session) Graphs() []GraphEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]GraphEntry, len(s.graphs))
+	for i, g := range s.graphs {
+		out[i] = GraphEntry{Name: g.name, G: g.g, Current: g.name == s.current}
+	}
+	return out
+}
+
+// Results returns the session's named results in the order they were made.
+func (s *Session) Results() []ResultEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ResultEntry, len(s.results))
+	for i, r := range s.results {
+		out[i] = ResultEntry{Name: r.name, R: r.r}
+	}
+	return out
+}
+
+// Settings returns the default engine and schedule.
+func (s *Session) Settings() (engineName string, sched engine.Schedule) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.engineName, s.sched
+}
+
+// Set sets one session default, as `set knob=value` does.
+func (s *Session) Set(knob, value string) error {
+	return s.setOne(knob, value)
+}
+
+// LastAlgorithm returns the algorithm of the most recent run ("" before the first).
+func (s *Session) LastAlgorithm() engine.Algorithm {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastAlg
+}
+
+// AddGraph adds g under name (replacing a graph of that name) and makes it current. source is
+// the command that rebuilds it for save/open ("" if none).
+func (s *Session) AddGraph(name string, g *graph.CSR, source string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g.Origin.Name = name
+	for _, it := range s.graphs {
+		if it.name == name {
+			it.g, it.source = g, source
+			s.current = name
+			return
+		}
+	}
+	s.graphs = append(s.graphs, &graphItem{name: name, g: g, source: source})
+	s.current = name
+}
+
+func (s *Session) emit(e Event) {
+	if s.opts.Observer != nil {
+		s.opts.Observer(e)
+	}
+}
+
+func (s *Session) printf(format string, a ...any) {
+	fmt.Fprintf(s.out, format, a...)
+}
