@@ -81,6 +81,8 @@ func BCSourcesNote(p Params, srcs []uint32) string {
 // BCTolerance is the relative tolerance of bc verification.
 const BCTolerance = 1e-6
 
+func init() { registerVerifier(BC, verifyBC) }
+
 // verifyBC compares centralities within BCTolerance relative (plus 1e-9 absolute, for values
 // that are zero up to rounding).
 func verifyBC(g *graph.CSR, got, want *Result) error {

@@ -28,6 +28,8 @@ func MISPriority(seed int64, v uint32) uint64 {
 	return h&^0xffffffff | uint64(v)
 }
 
+func init() { registerVerifier(MIS, verifyMIS) }
+
 // verifyMIS checks got's set for independence and maximality on g (arcs read in both
 // directions, self-loops ignored) and, when want ran with the same seed, that the sets are equal.
 func verifyMIS(g *graph.CSR, got, want *Result) error {

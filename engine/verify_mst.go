@@ -55,6 +55,8 @@ func ArcKey(g *graph.CSR, u uint32, a int64) MSTKey {
 	return MSTKey{W: ArcWeight(g, a), Lo: u, Hi: v}
 }
 
+func init() { registerVerifier(MST, verifyMST) }
+
 // verifyMST checks that got.Forest is a spanning forest of g (arcs exist, no cycle, one tree
 // per component of the underlying undirected graph) of the minimum total weight want found.
 func verifyMST(g *graph.CSR, got, want *Result) error {

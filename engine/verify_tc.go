@@ -6,6 +6,8 @@ import (
 	"github.com/gworkbench/gworkbench/graph"
 )
 
+func init() { registerVerifier(TC, verifyTC) }
+
 // verifyTC requires the exact triangle count.
 func verifyTC(g *graph.CSR, got, want *Result) error {
 	if got.Triangles != want.Triangles {
