@@ -1,0 +1,235 @@
+package viz
+
+import (
+	"math"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// eighths are the partial-block glyphs for vertical bars, index = eighths of a cell filled.
+var eighths = []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
+
+const shade = "▒" // a topology-driven iteration's bar
+
+// ChartOptions size a chart in terminal cells and pick log scale and colour. Width 0 means
+// 80, Height 0 means 16. Height is the number of lines the chart occupies at most.
+type ChartOptions struct {
+	Width, Height int
+	Log, Color    bool
+}
+
+func (o ChartOptions) size() (w, h int) {
+	w, h = o.Width, o.Height
+	if w <= 0 {
+		w = 80
+	}
+	if h <= 0 {
+		h = 16
+	}
+	return max(w, 24), max(h, 4)
+}
+
+// column is one bar: one iteration, or a bin of consecutive iterations.
+type column struct {
+	v, e        float64 // bar value and second-series value
+	first, last int     // iteration indices covered
+	push, pull  int     // iterations by direction
+	data, topo  int     // iterations by mode
+	mark        rune    // switch or phase label, 0 for none
+}
+
+func (c column) style() *lipgloss.Style {
+	switch {
+	case c.push > 0 && c.pull > 0:
+		return &mixedStyle
+	case c.pull > 0:
+		return &pullStyle
+	}
+	return &pushStyle
+}
+
+func (c column) dirGlyph() string {
+	switch {
+	case c.push > 0 && c.pull > 0:
+		return "~"
+	case c.pull > 0:
+		return "<"
+	case c.push > 0:
+		return ">"
+	}
+	return " "
+}
+
+// layout says how many iterations go into a column and how wide each bar is drawn.
+type layout struct {
+	perCol     int // iterations per column
+	colW, barW int // cells per column, cells of bar
+}
+
+func makeLayout(n, plotW int) layout {
+	if n <= 0 {
+		return layout{perCol: 1, colW: 1, barW: 1}
+	}
+	if n > plotW {
+		per := (n + plotW - 1) / plotW
+		return layout{perCol: per, colW: 1, barW: 1}
+	}
+	colW := min(plotW/n, 8)
+	barW := colW
+	if colW >= 3 {
+		barW = colW - 1
+	}
+	return layout{perCol: 1, colW: colW, barW: barW}
+}
+
+// scaler maps a value to a fraction of the bar height, linearly or on log10(1+v).
+type scaler struct {
+	max float64
+	log bool
+}
+
+func (s scaler) frac(v float64) float64 {
+	if s.max <= 0 || v <= 0 {
+		return 0
+	}
+	if s.log {
+		return math.Log10(1+v) / math.Log10(1+s.max)
+	}
+	return v / s.max
+}
+
+// inverse returns the value at fraction f of the height (for axis labels).
+func (s scaler) inverse(f float64) float64 {
+	if s.log {
+		return math.Pow(10, f*math.Log10(1+s.max)) - 1
+	}
+	return f * s.max
+}
+
+// barRows draws the bars of cols, h rows high, top row first. Each column takes lay.colW
+// cells, of which lay.barW are bar. topo columns are drawn shaded in whole cells.
+func barRows(cols []column, val func(column) float64, sc scaler, h int, lay layout, color bool, st func(column) *lipgloss.Style, topo func(column) bool) []string {
+	rows := make([]string, h)
+	heights := make([]int, len(cols))
+	for i, c := range cols {
+		v := val(c)
+		e := int(math.Round(sc.frac(v) * float64(h*8)))
+		if v > 0 && e == 0 {
+			e = 1
+		}
+		if topo != nil && topo(c) {
+			e = (e + 7) / 8 * 8
+		}
+		heights[i] = e
+	}
+	gap := strings.Repeat(" ", lay.colW-lay.barW)
+	for r := 0; r < h; r++ {
+		level := h - 1 - r
+		row := cellRow{color: color}
+		for i, c := range cols {
+			fill := heights[i] - level*8
+			g := " "
+			switch {
+			case fill >= 8:
+				g = "█"
+				if topo != nil && topo(c) {
+					g = shade
+				}
+			case fill > 0:
+				g = eighths[fill]
+			}
+			row.put(st(c), strings.Repeat(g, lay.barW))
+			if gap != "" {
+				row.put(nil, gap)
+			}
+		}
+		rows[r] = row.String()
+	}
+	return rows
+}
+
+// yAxis returns the labels of an h-row axis: the top, middle and bottom values.
+func yAxis(sc scaler, h, w int) []string {
+	labels := make([]string, h)
+	for i := range labels {
+		labels[i] = strings.Repeat(" ", w)
+	}
+	put := func(row int, v float64) {
+		if row >= 0 && row < h {
+			labels[row] = padLeft(Human(v), w)
+		}
+	}
+	put(0, sc.max)
+	if h >= 5 {
+		put(h/2, sc.inverse(float64(h-h/2)/float64(h)))
+	}
+	if h >= 2 {
+		put(h-1, 0)
+	}
+	return labels
+}
+
+// xAxis draws the axis line under the bars with iteration numbers written into it.
+func xAxis(cols []column, lay layout, plotW int) string {
+	line := []rune(strings.Repeat("─", plotW))
+	next := 0
+	for i, c := range cols {
+		x := i * lay.colW
+		lbl := []rune(itoa(c.first))
+		if x < next || x+len(lbl) > plotW {
+			continue
+		}
+		copy(line[x:], lbl)
+		next = x + len(lbl) + 2
+	}
+	return string(line)
+}
+
+func itoa(i int) string {
+	return Human(float64(i))
+}
+
+// iterations returns the trace's iteration records and, by iteration index, the labels of
+// switches and phases that take effect at that iteration.
+func iterations(t engine.Trace) (its []engine.Record, marks map[int][]engine.Record) {
+	marks = map[int][]engine.Record{}
+	for _, r := range t.Records {
+		switch r.Kind {
+		case engine.IterationRecord:
+			its = append(its, r)
+		default:
+			marks[len(its)] = append(marks[len(its)], r)
+		}
+	}
+	return its, marks
+}
+
+// binIterations groups iteration records into columns of lay.perCol iterations.
+func binIterations(its []engine.Record, perCol int, v func(engine.Record) float64, e func(engine.Record) float64) []column {
+	var cols []column
+	for i := 0; i < len(its); i += perCol {
+		c := column{first: i, last: min(i+perCol, len(its)) - 1}
+		for j := c.first; j <= c.last; j++ {
+			r := its[j]
+			c.v = math.Max(c.v, v(r))
+			if e != nil {
+				c.e = math.Max(c.e, e(r))
+			}
+			if r.Direction == engine.Pull {
+				c.pull++
+			} else {
+				c.push++
+			}
+			if r.Mode == engine.Topology {
+				c.topo++
+			} else {
+				c.data++
+			}
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}

@@ -1,0 +1,222 @@
+package viz
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+const axisW = 6 // cells of y-axis labels
+
+// FrontierChart draws the input frontier of every iteration (vertices) as a vertical bar,
+// coloured by direction (push blue ">", pull orange "<") and drawn solid for data-driven
+// iterations and shaded "▒" for topology-driven ones. When there are more iterations than
+// columns they are binned, and a bin shows its largest frontier. Switches and phases are
+// lettered above the bars and explained, with their reason, below; a second series shows
+// the edges scanned. It draws an empty trace and a single iteration too.
+func FrontierChart(t engine.Trace, o ChartOptions) string {
+	w, h := o.size()
+	its, marks := iterations(t)
+	plotW := w - axisW - 1
+	lay := makeLayout(len(its), plotW)
+	cols := binIterations(its, lay.perCol,
+		func(r engine.Record) float64 { return float64(r.InVertices) },
+		func(r engine.Record) float64 { return float64(r.EdgesScanned) })
+
+	var b strings.Builder
+	title := "frontier · vertices in per iteration"
+	if o.Log {
+		title += " (log)"
+	}
+	switch {
+	case len(its) == 0:
+		title += " · no iterations yet"
+	case lay.perCol > 1:
+		title += fmt.Sprintf(" · %d iterations, %d per column", len(its), lay.perCol)
+	default:
+		title += fmt.Sprintf(" · %d iterations", len(its))
+	}
+	for _, l := range []string{legend(o.Color, false), legend(o.Color, true), ""} {
+		if l == "" || ansi.StringWidth(title)+3+ansi.StringWidth(l) <= w {
+			if l != "" {
+				title += "   " + l
+			}
+			break
+		}
+	}
+	b.WriteString(fit(title, w))
+	b.WriteByte('\n')
+	if len(its) == 0 {
+		return b.String()
+	}
+
+	// Letter the switches and phases, and place each over the column where it takes effect.
+	type note struct {
+		letter rune
+		iter   int
+		rec    engine.Record
+	}
+	var notes []note
+	for i := 0; i <= len(its); i++ {
+		for _, r := range marks[i] {
+			notes = append(notes, note{letter: markLetter(len(notes)), iter: i, rec: r})
+			col := min(i, len(its)-1) / lay.perCol
+			if cols[col].mark == 0 {
+				cols[col].mark = markLetter(len(notes) - 1)
+			}
+		}
+	}
+	hasEdges := false
+	for _, c := range cols {
+		hasEdges = hasEdges || c.e > 0
+	}
+
+	// Share the height: title, axis and direction strip are fixed; then bars, edges, notes.
+	fixed := 3
+	if len(notes) > 0 {
+		fixed++
+	}
+	edgeH := 0
+	if hasEdges {
+		edgeH = max(1, h/6)
+	}
+	noteH := min(len(notes), max(0, h-fixed-edgeH-4))
+	if noteH < len(notes) {
+		// Too many to letter: mark the columns with a tick and list the first ones.
+		for i := range cols {
+			if cols[i].mark != 0 {
+				cols[i].mark = '▾'
+			}
+		}
+		for i := range notes {
+			notes[i].letter = '▾'
+		}
+	}
+	barH := h - fixed - edgeH - noteH
+	if barH < 2 && edgeH > 0 {
+		edgeH, barH = 0, barH+edgeH
+	}
+	barH = max(barH, 1)
+
+	if len(notes) > 0 {
+		row := cellRow{color: o.Color}
+		row.put(nil, strings.Repeat(" ", axisW+1))
+		for _, c := range cols {
+			g := " "
+			if c.mark != 0 {
+				g = string(c.mark)
+			}
+			row.put(&markStyle, g+strings.Repeat(" ", lay.colW-1))
+		}
+		b.WriteString(strings.TrimRight(row.String(), " "))
+		b.WriteByte('\n')
+	}
+
+	sc := scaler{log: o.Log}
+	for _, c := range cols {
+		sc.max = max(sc.max, c.v)
+	}
+	bars := barRows(cols, func(c column) float64 { return c.v }, sc, barH, lay, o.Color,
+		column.style, func(c column) bool { return c.topo > c.data })
+	writeAxisRows(&b, yAxis(sc, barH, axisW), bars, o.Color)
+	b.WriteString(paint(o.Color, axisStyle, strings.Repeat(" ", axisW)+"└"+xAxis(cols, lay, plotW)))
+	b.WriteByte('\n')
+
+	strip := cellRow{color: o.Color}
+	strip.put(&axisStyle, padLeft("dir", axisW)+" ")
+	for _, c := range cols {
+		strip.put(c.style(), strings.Repeat(c.dirGlyph(), lay.barW))
+		if lay.colW > lay.barW {
+			strip.put(nil, strings.Repeat(" ", lay.colW-lay.barW))
+		}
+	}
+	b.WriteString(strings.TrimRight(strip.String(), " "))
+	b.WriteByte('\n')
+
+	if edgeH > 0 {
+		esc := scaler{log: o.Log}
+		for _, c := range cols {
+			esc.max = max(esc.max, c.e)
+		}
+		erows := barRows(cols, func(c column) float64 { return c.e }, esc, edgeH, lay, o.Color,
+			func(column) *lipgloss.Style { return &edgeStyle }, nil)
+		labels := make([]string, edgeH)
+		for i := range labels {
+			labels[i] = strings.Repeat(" ", axisW)
+		}
+		labels[0] = padLeft(Human(esc.max), axisW)
+		if edgeH > 1 {
+			labels[edgeH-1] = padLeft("edges", axisW)
+		} else {
+			labels[0] = padLeft("edges", axisW)
+		}
+		writeAxisRows(&b, labels, erows, o.Color)
+	}
+
+	for i, n := range notes[:noteH] {
+		text := paint(o.Color, markStyle, string(n.letter)) + " it " + itoa(n.iter) + "  " + describeMark(n.rec)
+		if i == noteH-1 && noteH < len(notes) {
+			text = fmt.Sprintf("… and %d more (the trace lists them all)", len(notes)-noteH+1)
+		}
+		b.WriteString(fit(strings.Repeat(" ", axisW+1)+text, w))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func writeAxisRows(b *strings.Builder, labels, rows []string, color bool) {
+	for i, r := range rows {
+		tick := "│"
+		if strings.TrimSpace(labels[i]) != "" {
+			tick = "┤"
+		}
+		b.WriteString(paint(color, axisStyle, labels[i]+tick))
+		b.WriteString(strings.TrimRight(r, " "))
+		b.WriteByte('\n')
+	}
+}
+
+func markLetter(i int) rune {
+	switch {
+	case i < 26:
+		return rune('a' + i)
+	case i < 52:
+		return rune('A' + i - 26)
+	}
+	return '*'
+}
+
+// describeMark says what a switch or phase record did and why.
+func describeMark(r engine.Record) string {
+	if r.Kind == engine.PhaseRecord {
+		return "phase " + r.Phase
+	}
+	if r.Switch == nil {
+		return r.Kind.String() + " " + r.Note
+	}
+	s := r.Switch
+	text := fmt.Sprintf("%s %s→%s", s.What, s.From, s.To)
+	switch {
+	case s.Reason != "":
+		text += ": " + s.Reason
+	case s.Op != "":
+		text += fmt.Sprintf(": %s %s %s %s %s", s.Lhs.Name, Human(s.Lhs.Value), s.Op, s.Rhs.Name, Human(s.Rhs.Value))
+	}
+	return text
+}
+
+func legend(color, short bool) string {
+	switch {
+	case short && !color:
+		return ">push <pull ▒topo"
+	case short:
+		return pushStyle.Render("push") + " " + pullStyle.Render("pull") + " ▒topo"
+	case !color:
+		return "> push  < pull  █ data  ▒ topology"
+	}
+	return pushStyle.Render("█ push") + "  " + pullStyle.Render("█ pull") + "  █ data  " + shade + " topology"
+}

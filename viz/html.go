@@ -1,0 +1,246 @@
+package viz
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// ReportEntry is one command of a session with its printed output and, for runs, its result.
+type ReportEntry struct {
+	Command, Output string
+	Result          *engine.Result
+}
+
+// WriteReport writes a whole session as one HTML notebook: every command in order with its
+// output, and for each run its charts, summary and resolved schedule.
+func WriteReport(path string, entries []ReportEntry) error {
+	return writeFile(path, func(w io.Writer) error {
+		page := reportPage{Title: "gworkbench session", Generated: time.Now().UTC().Format(time.RFC3339)}
+		for _, e := range entries {
+			ce := cellEntry{Command: e.Command, Output: ansi.Strip(e.Output)}
+			if e.Result != nil {
+				rs, err := newRunSection(e.Result, false)
+				if err != nil {
+					return err
+				}
+				ce.Run = &rs
+			}
+			page.Cells = append(page.Cells, ce)
+		}
+		return pageTmpl.ExecuteTemplate(w, "notebook", page)
+	})
+}
+
+func runReport(w io.Writer, r *engine.Result) error {
+	rs, err := newRunSection(r, true)
+	if err != nil {
+		return err
+	}
+	page := reportPage{Title: rs.Heading, Generated: time.Now().UTC().Format(time.RFC3339), Run: &rs}
+	return pageTmpl.ExecuteTemplate(w, "run", page)
+}
+
+func compareReport(w io.Writer, title string, labels []string, ms []float64) error {
+	p, err := comparePlot(title, labels, ms)
+	if err != nil {
+		return err
+	}
+	svg, err := svgOf([][]*plot.Plot{{p}}, 20*vg.Centimeter, 10*vg.Centimeter)
+	if err != nil {
+		return err
+	}
+	t := htmlTable{Headers: []string{"run", "time (ms)", "speed-up"}}
+	for i := range labels {
+		up := "-"
+		if ms[i] > 0 && len(ms) > 0 {
+			up = fmt.Sprintf("%.2fx", ms[0]/ms[i])
+		}
+		t.Rows = append(t.Rows, []string{labels[i], fmt.Sprintf("%.3f", ms[i]), up})
+	}
+	page := reportPage{Title: title, Generated: time.Now().UTC().Format(time.RFC3339),
+		Compare: &compareSection{SVG: template.HTML(svg), Table: t}}
+	return pageTmpl.ExecuteTemplate(w, "compare", page)
+}
+
+type reportPage struct {
+	Title, Generated string
+	Run              *runSection
+	Compare          *compareSection
+	Cells            []cellEntry
+}
+
+type cellEntry struct {
+	Command, Output string
+	Run             *runSection
+}
+
+type compareSection struct {
+	SVG   template.HTML
+	Table htmlTable
+}
+
+type runSection struct {
+	Heading  string
+	SVG      template.HTML
+	Summary  htmlTable
+	Schedule htmlTable
+	Kernels  htmlTable
+	Trace    htmlTable
+	Prov     htmlTable
+	Elided   int // trace rows left out
+}
+
+type htmlTable struct {
+	Headers []string
+	Rows    [][]string
+}
+
+const maxTraceRows = 2000
+
+func newRunSection(r *engine.Result, full bool) (runSection, error) {
+	ps, err := runPlots(r)
+	if err != nil {
+		return runSection{}, err
+	}
+	svg, err := svgOf(ps, 22*vg.Centimeter, 16*vg.Centimeter)
+	if err != nil {
+		return runSection{}, err
+	}
+	s := runSection{
+		Heading: fmt.Sprintf("%s on %s, %s engine", r.Algorithm, r.Graph.Name, r.Engine),
+		SVG:     template.HTML(svg),
+	}
+	kv := func(t *htmlTable, k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
+	s.Summary.Headers = []string{"", ""}
+	kv(&s.Summary, "graph", fmt.Sprintf("%s: %d vertices, %d edges, directed=%v, fingerprint %s",
+		r.Graph.Name, r.Graph.Vertices, r.Graph.Edges, r.Graph.Directed, r.Graph.Fingerprint))
+	kv(&s.Summary, "iterations", fmt.Sprint(r.Summary.Iterations))
+	kv(&s.Summary, "time", Duration(r.Summary.Time))
+	kv(&s.Summary, "edges traversed", fmt.Sprint(r.Summary.EdgesTraversed))
+	kv(&s.Summary, "GTEPS", fmt.Sprintf("%.3f", r.Summary.GTEPS))
+	for _, f := range summaryFields(r.Summary) {
+		kv(&s.Summary, f[0], f[1])
+	}
+	for name, v := range r.Params.For(r.Algorithm) {
+		kv(&s.Summary, "param "+name, v)
+	}
+	sort.SliceStable(s.Summary.Rows[5:], func(i, j int) bool { return s.Summary.Rows[5+i][0] < s.Summary.Rows[5+j][0] })
+
+	s.Schedule.Headers = []string{"knob", "value", "applies"}
+	for _, k := range engine.Knobs() {
+		applies := ""
+		if k.AppliesTo(r.Algorithm, r.Engine) {
+			applies = "yes"
+		}
+		s.Schedule.Rows = append(s.Schedule.Rows, []string{k.Name, r.Schedule.Get(k.Name), applies})
+	}
+
+	its, _ := iterations(r.Trace)
+	if ks := kernelShares(its); len(ks) > 0 {
+		s.Kernels.Headers = []string{"kernel", "launches", "time", "share"}
+		for _, k := range ks {
+			s.Kernels.Rows = append(s.Kernels.Rows, []string{k.name, fmt.Sprint(k.launches), Duration(k.time), fmt.Sprintf("%.1f%%", k.share*100)})
+		}
+	}
+	if full {
+		s.Trace.Headers, s.Trace.Rows = TraceRows(r.Trace)
+		if len(s.Trace.Rows) > maxTraceRows {
+			s.Elided = len(s.Trace.Rows) - maxTraceRows
+			s.Trace.Rows = s.Trace.Rows[:maxTraceRows]
+		}
+	}
+	p := r.Provenance
+	s.Prov.Headers = []string{"", ""}
+	for _, f := range [][2]string{{"version", p.Version}, {"commit", p.Commit}, {"machine", p.Machine},
+		{"GPU", p.GPU}, {"Go", p.GoVersion}, {"started", p.Started.UTC().Format(time.RFC3339)}} {
+		if f[1] != "" {
+			kv(&s.Prov, f[0], f[1])
+		}
+	}
+	return s, nil
+}
+
+// TraceRows returns the per-iteration table of a trace (the `trace` command's columns):
+// switches and phases appear as rows of their own.
+func TraceRows(t engine.Trace) (headers []string, rows [][]string) {
+	headers = []string{"iter", "dir", "mode", "in_v", "in_e", "out_v", "dups", "scanned", "time", "note"}
+	for _, r := range t.Records {
+		switch r.Kind {
+		case engine.IterationRecord:
+			note := r.Note
+			if r.Phase != "" {
+				note = strings.TrimSpace(r.Phase + " " + note)
+			}
+			rows = append(rows, []string{fmt.Sprint(r.Iter), r.Direction.String(), r.Mode.String(),
+				fmt.Sprint(r.InVertices), fmt.Sprint(r.InEdges), fmt.Sprint(r.OutVertices), fmt.Sprint(r.Duplicates),
+				fmt.Sprint(r.EdgesScanned), Duration(r.Time), note})
+		default:
+			rows = append(rows, []string{"", "", "", "", "", "", "", "", "", "» " + describeMark(r)})
+		}
+	}
+	return headers, rows
+}
+
+// summaryFields lists the algorithm-specific summary numbers that are set.
+func summaryFields(s engine.Summary) [][2]string {
+	var out [][2]string
+	add := func(k string, set bool, v any) {
+		if set {
+			out = append(out, [2]string{k, fmt.Sprint(v)})
+		}
+	}
+	add("reached", s.Reached != 0, s.Reached)
+	add("max depth", s.MaxDepth != 0, s.MaxDepth)
+	add("max distance", s.MaxDist != 0, s.MaxDist)
+	add("components", s.Components != 0, s.Components)
+	add("largest component", s.LargestComp != 0, s.LargestComp)
+	add("rank sum", s.RankSum != 0, s.RankSum)
+	add("triangles", s.Triangles != 0, s.Triangles)
+	add("set size", s.SetSize != 0, s.SetSize)
+	add("total weight", s.TotalWeight != 0, s.TotalWeight)
+	add("forest edges", s.ForestEdges != 0, s.ForestEdges)
+	return out
+}
+
+var pageTmpl = template.Must(template.New("page").Parse(`
+{{define "head"}}<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+h1{font-size:1.5rem} h2{font-size:1.2rem;margin-top:2rem} h3{font-size:1rem}
+pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;font-size:.85rem}
+pre.cmd{background:#1e2430;color:#e6e6e6}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
+td,th{padding:.15rem .6rem;border-bottom:1px solid #ddd;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+svg{max-width:100%;height:auto}
+footer{color:#888;font-size:.8rem;margin-top:3rem}
+</style></head><body>{{end}}
+{{define "foot"}}<footer>written by gworkbench · {{.Generated}}</footer></body></html>{{end}}
+{{define "table"}}{{if .Rows}}<table>{{if .Headers}}<tr>{{range .Headers}}<th>{{.}}</th>{{end}}</tr>{{end}}
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}{{end}}
+{{define "runbody"}}{{.SVG}}
+<h3>Summary</h3>{{template "table" .Summary}}
+{{if .Kernels.Rows}}<h3>Kernels</h3>{{template "table" .Kernels}}{{end}}
+<details><summary>Resolved schedule</summary>{{template "table" .Schedule}}</details>
+{{if .Trace.Rows}}<details><summary>Trace</summary>{{template "table" .Trace}}{{if .Elided}}<p>… {{.Elided}} more rows (export the trace for all of them)</p>{{end}}</details>{{end}}
+{{if .Prov.Rows}}<h3>Provenance</h3>{{template "table" .Prov}}{{end}}{{end}}
+{{define "run"}}{{template "head" .}}<h1>{{.Title}}</h1>{{template "runbody" .Run}}{{template "foot" .}}{{end}}
+{{define "compare"}}{{template "head" .}}<h1>{{.Title}}</h1>{{.Compare.SVG}}{{template "table" .Compare.Table}}{{template "foot" .}}{{end}}
+{{define "notebook"}}{{template "head" .}}<h1>{{.Title}}</h1>
+{{range .Cells}}<pre class="cmd">&gt; {{.Command}}</pre>
+{{if .Output}}<pre>{{.Output}}</pre>{{end}}
+{{if .Run}}<h2>{{.Run.Heading}}</h2>{{template "runbody" .Run}}{{end}}
+{{end}}{{template "foot" .}}{{end}}
+`))

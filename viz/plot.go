@@ -1,0 +1,239 @@
+package viz
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// File plots use the terminal palette's hues.
+var (
+	pushRGB = color.RGBA{R: 0x00, G: 0xaf, B: 0xff, A: 0xff}
+	pullRGB = color.RGBA{R: 0xff, G: 0x87, B: 0x00, A: 0xff}
+	edgeRGB = color.RGBA{R: 0x00, G: 0xaf, B: 0x5f, A: 0xff}
+)
+
+const maxFileBars = 400 // iterations are binned beyond this many bars in file plots
+
+// WriteRunPlot writes the frontier and time-per-iteration charts of r to path: an image
+// when path ends in .svg or .png, a report of the run (charts inline, summary, resolved
+// schedule, kernels, trace, provenance) when it ends in .html.
+func WriteRunPlot(path string, r *engine.Result) error {
+	if r == nil {
+		return fmt.Errorf("viz: no result to plot")
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".svg", ".png":
+		return writeFile(path, func(w io.Writer) error { return runImage(w, r, ext[1:]) })
+	case ".html", ".htm":
+		return writeFile(path, func(w io.Writer) error { return runReport(w, r) })
+	default:
+		return fmt.Errorf("viz: %s: unknown plot format %q (want .svg, .png or .html)", path, ext)
+	}
+}
+
+// WriteComparePlot writes a bar chart of time per run (ms) labelled by run, as an image
+// (.svg, .png) or a page with the chart and a table (.html).
+func WriteComparePlot(path, title string, labels []string, ms []float64) error {
+	if len(labels) != len(ms) {
+		return fmt.Errorf("viz: %d labels for %d times", len(labels), len(ms))
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".svg", ".png":
+		return writeFile(path, func(w io.Writer) error {
+			p, err := comparePlot(title, labels, ms)
+			if err != nil {
+				return err
+			}
+			return render(w, ext[1:], 20*vg.Centimeter, 10*vg.Centimeter, [][]*plot.Plot{{p}})
+		})
+	case ".html", ".htm":
+		return writeFile(path, func(w io.Writer) error { return compareReport(w, title, labels, ms) })
+	default:
+		return fmt.Errorf("viz: %s: unknown plot format %q (want .svg, .png or .html)", path, ext)
+	}
+}
+
+func writeFile(path string, fill func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return fmt.Errorf("viz: %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("viz: %w", err)
+	}
+	return nil
+}
+
+// render draws a grid of aligned plots onto one canvas of the given format.
+func render(w io.Writer, format string, width, height vg.Length, plots [][]*plot.Plot) error {
+	var c vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		c = vgsvg.New(width, height)
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(144))}
+	default:
+		return fmt.Errorf("unknown image format %q", format)
+	}
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 6,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
+	canvases := plot.Align(plots, tiles, dc)
+	for i := range plots {
+		for j, p := range plots[i] {
+			p.Draw(canvases[i][j])
+		}
+	}
+	_, err := c.WriteTo(w)
+	return err
+}
+
+func runImage(w io.Writer, r *engine.Result, format string) error {
+	ps, err := runPlots(r)
+	if err != nil {
+		return err
+	}
+	return render(w, format, 22*vg.Centimeter, 18*vg.Centimeter, ps)
+}
+
+// runPlots builds the frontier plot and the time plot of a run, one above the other.
+func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
+	its, _ := iterations(r.Trace)
+	per := max(1, (len(its)+maxFileBars-1)/maxFileBars)
+	front := binIterations(its, per,
+		func(x engine.Record) float64 { return float64(x.InVertices) },
+		func(x engine.Record) float64 { return float64(x.EdgesScanned) })
+	times := binIterations(its, per, func(x engine.Record) float64 { return x.Time.Seconds() * 1e3 }, nil)
+
+	xlabel := "iteration"
+	if per > 1 {
+		xlabel = fmt.Sprintf("iteration (bins of %d, largest shown)", per)
+	}
+	fp := plot.New()
+	fp.Title.Text = fmt.Sprintf("%s on %s (%s engine): frontier per iteration", r.Algorithm, r.Graph.Name, r.Engine)
+	fp.X.Label.Text = xlabel
+	fp.Y.Label.Text = "vertices in / edges scanned"
+	fp.Legend.Top = true
+	if err := addDirectionBars(fp, front, per); err != nil {
+		return nil, err
+	}
+	edges := make(plotter.XYs, len(front))
+	for i, c := range front {
+		edges[i] = plotter.XY{X: float64(c.first), Y: c.e}
+	}
+	if len(edges) > 0 {
+		l, err := plotter.NewLine(edges)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = edgeRGB
+		fp.Add(l)
+		fp.Legend.Add("edges scanned", l)
+	}
+
+	tp := plot.New()
+	tp.Title.Text = "time per iteration"
+	tp.X.Label.Text = xlabel
+	tp.Y.Label.Text = "ms"
+	tp.Legend.Top = true
+	if err := addDirectionBars(tp, times, per); err != nil {
+		return nil, err
+	}
+	return [][]*plot.Plot{{fp}, {tp}}, nil
+}
+
+// addDirectionBars adds the columns as two bar series, push and pull, at x = first iteration.
+func addDirectionBars(p *plot.Plot, cols []column, per int) error {
+	if len(cols) == 0 {
+		return nil
+	}
+	push := make(plotter.Values, len(cols))
+	pull := make(plotter.Values, len(cols))
+	for i, c := range cols {
+		if c.pull > c.push {
+			pull[i] = c.v
+		} else {
+			push[i] = c.v
+		}
+	}
+	width := vg.Length(16*vg.Centimeter) / vg.Length(len(cols)+1)
+	width = min(width, vg.Centimeter)
+	for _, s := range []struct {
+		name string
+		vs   plotter.Values
+		col  color.Color
+	}{{"push", push, pushRGB}, {"pull", pull, pullRGB}} {
+		bc, err := plotter.NewBarChart(s.vs, width)
+		if err != nil {
+			return err
+		}
+		bc.Color = s.col
+		bc.LineStyle.Width = 0
+		bc.XMin = 0
+		p.Add(bc)
+		p.Legend.Add(s.name, bc)
+	}
+	if per > 1 {
+		// Bars sit at their bin index; label the axis in iterations.
+		p.X.Tick.Marker = binTicks{per: per}
+	}
+	return nil
+}
+
+// binTicks labels a binned axis with iteration numbers.
+type binTicks struct{ per int }
+
+func (b binTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = fmt.Sprint(int(ts[i].Value) * b.per)
+		}
+	}
+	return ts
+}
+
+func comparePlot(title string, labels []string, ms []float64) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = "ms"
+	bc, err := plotter.NewBarChart(plotter.Values(ms), vg.Length(14*vg.Centimeter)/vg.Length(len(ms)+2))
+	if err != nil {
+		return nil, err
+	}
+	bc.Color = pushRGB
+	bc.LineStyle.Width = 0
+	p.Add(bc)
+	p.NominalX(labels...)
+	return p, nil
+}
+
+// svgOf renders plots to an inline SVG string.
+func svgOf(plots [][]*plot.Plot, width, height vg.Length) (string, error) {
+	var buf bytes.Buffer
+	if err := render(&buf, "svg", width, height, plots); err != nil {
+		return "", err
+	}
+	s := buf.String()
+	if i := strings.Index(s, "<svg"); i > 0 {
+		s = s[i:] // drop the XML prolog for inlining
+	}
+	return s, nil
+}
+
+func msOf(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()*1e3) }
