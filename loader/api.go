@@ -43,12 +43,3 @@ func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
 
 // GeneratorKinds lists the generators: kron, urand, grid, road, rgg.
 func GeneratorKinds() []string { return []string{"kron", "urand", "grid", "road", "rgg"} }
-
-// Generate builds a synthetic graph of the given kind from its parameters (scale=, degree=,
-// seed=, rows=, cols=, vertices=, weights=, ...). Unknown parameters are refused.
-func Generate(ctx context.Context, kind string, kv map[string]string, progress io.Writer) (*graph.CSR, error) {
-	return nil, errNotYet
-}
-
-// Demo returns the embedded demo graph that `make run` starts on.
-func Demo() (*graph.CSR, error) { return nil, errNotYet }

@@ -1,0 +1,342 @@
+package loader
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// edgeBlock is a batch of input edges, as one parser chunk or one generator block produced
+// them. Sources are stored per edge (src) or, when the input lists edges grouped by source as
+// most files do, run-length encoded (runs), which halves the memory a parsed file holds.
+type edgeBlock struct {
+	src  []uint32 // per-edge sources; nil when runs is used
+	runs []srcRun // runs[i].n consecutive edges leave runs[i].v
+	dst  []uint32
+	w    []int32 // nil when unweighted
+}
+
+type srcRun struct{ v, n uint32 }
+
+// forEach calls fn for every edge of the block, in order.
+func (b *edgeBlock) forEach(fn func(i int, u, v uint32)) {
+	if b.src != nil {
+		for i, v := range b.dst {
+			fn(i, b.src[i], v)
+		}
+		return
+	}
+	i := 0
+	for _, r := range b.runs {
+		for k := uint32(0); k < r.n; k++ {
+			fn(i, r.v, b.dst[i])
+			i++
+		}
+	}
+}
+
+// compactSources switches a block to run-length sources when that is smaller.
+func (b *edgeBlock) compactSources() {
+	if b.src == nil || len(b.src) == 0 {
+		return
+	}
+	runs := 1
+	for i := 1; i < len(b.src); i++ {
+		if b.src[i] != b.src[i-1] {
+			runs++
+		}
+	}
+	if runs*2 > len(b.src) {
+		return
+	}
+	r := make([]srcRun, 0, runs)
+	for i, u := range b.src {
+		if i > 0 && u == b.src[i-1] {
+			r[len(r)-1].n++
+			continue
+		}
+		r = append(r, srcRun{u, 1})
+	}
+	b.runs, b.src = r, nil
+}
+
+// buildSpec says how blocks of edges become a CSR.
+type buildSpec struct {
+	n          int  // vertices
+	symmetrize bool // add the reverse of every arc (undirected output)
+	keepLoops  bool
+	keepDups   bool
+	weighted   bool // blocks carry weights and the CSR keeps them
+	prog       *progress
+}
+
+// buildStats says what the builder removed.
+type buildStats struct {
+	loops   int64 // self-loops dropped
+	dupArcs int64 // arcs dropped as duplicates (after symmetrizing)
+	arcsIn  int64 // input edges that were not dropped self-loops
+}
+
+// buildCSR turns blocks of edges into a CSR, in the manner of GAPBS's BuilderBase (builder.h):
+//
+//  1. count degrees: one pass over the edges, atomic increments into the offsets array
+//     (dropped self-loops are counted instead);
+//  2. prefix sum: the counts become the start of each neighbour list;
+//  3. allocate the neighbour (and weight) arrays, exactly the size counted;
+//  4. scatter: every edge claims the next slot of its source's list (and, when symmetrizing,
+//     of its destination's list) with an atomic increment; a block is released once scattered;
+//  5. sort and squish: each list is sorted (by neighbour, then weight) and, unless duplicates
+//     are kept, duplicates are dropped keeping the lowest weight; lists are compacted in place
+//     and the offsets rebuilt (SquishCSR in builder.h).
+//
+// Every step runs on all cores. The result does not depend on the order of the edges, the
+// number of blocks or the number of goroutines. blocks is consumed: its entries are set to nil.
+func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CSR, buildStats, error) {
+	n := sp.n
+	w := workers()
+	var st buildStats
+	off := make([]int64, n+1)
+	var total int64
+	for _, b := range blocks {
+		total += int64(len(b.dst))
+	}
+	sp.prog.phase("count", total)
+
+	// 1. Count degrees.
+	var loops atomic.Int64
+	parallelFor(len(blocks), w, func(bi int) {
+		b := blocks[bi]
+		var l int64
+		b.forEach(func(_ int, u, v uint32) {
+			if u == v {
+				if !sp.keepLoops {
+					l++
+					return
+				}
+				atomic.AddInt64(&off[u], 1)
+				return
+			}
+			atomic.AddInt64(&off[u], 1)
+			if sp.symmetrize {
+				atomic.AddInt64(&off[v], 1)
+			}
+		})
+		loops.Add(l)
+		sp.prog.add(int64(len(b.dst)))
+	})
+	st.loops = loops.Load()
+	st.arcsIn = total - st.loops
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+
+	// 2. Prefix sum: off[v] becomes the start of v's list, off[n] the number of arcs.
+	arcs := prefixSum(off, w)
+
+	// 3. Allocate.
+	nb := make([]uint32, arcs)
+	var wt []int32
+	if sp.weighted {
+		wt = make([]int32, arcs)
+	}
+
+	// 4. Scatter. off[v] is v's write cursor; afterwards it is the end of v's list.
+	sp.prog.phase("scatter", total)
+	parallelFor(len(blocks), w, func(bi int) {
+		b := blocks[bi]
+		if sp.weighted {
+			b.forEach(func(i int, u, v uint32) {
+				if u == v && !sp.keepLoops {
+					return
+				}
+				p := atomic.AddInt64(&off[u], 1) - 1
+				nb[p], wt[p] = v, b.w[i]
+				if sp.symmetrize && u != v {
+					q := atomic.AddInt64(&off[v], 1) - 1
+					nb[q], wt[q] = u, b.w[i]
+				}
+			})
+		} else {
+			b.forEach(func(_ int, u, v uint32) {
+				if u == v && !sp.keepLoops {
+					return
+				}
+				p := atomic.AddInt64(&off[u], 1) - 1
+				nb[p] = v
+				if sp.symmetrize && u != v {
+					q := atomic.AddInt64(&off[v], 1) - 1
+					nb[q] = u
+				}
+			})
+		}
+		blocks[bi] = nil
+		sp.prog.add(int64(len(b.dst)))
+	})
+	copy(off[1:], off[:n])
+	off[0] = 0
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+
+	// 5. Sort and squish.
+	sp.prog.phase("sort", arcs)
+	nb, wt, st.dupArcs = sortSquish(off, nb, wt, !sp.keepDups, w, sp.prog)
+	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: !sp.symmetrize}
+	return g, st, ctx.Err()
+}
+
+// prefixSum turns counts into exclusive prefix sums in place (off[n] receives the total, its
+// count is ignored) and returns the total, in parallel for large arrays.
+func prefixSum(off []int64, w int) int64 {
+	n := len(off) - 1
+	if n < 1<<20 || w == 1 {
+		var s int64
+		for v := 0; v < n; v++ {
+			c := off[v]
+			off[v] = s
+			s += c
+		}
+		off[n] = s
+		return s
+	}
+	b := splitRange(n, w)
+	sums := make([]int64, len(b)-1)
+	parallelFor(len(sums), w, func(p int) {
+		var s int64
+		for _, c := range off[b[p]:b[p+1]] {
+			s += c
+		}
+		sums[p] = s
+	})
+	var base int64
+	for p := range sums {
+		s := sums[p]
+		sums[p] = base
+		base += s
+	}
+	parallelFor(len(sums), w, func(p int) {
+		s := sums[p]
+		for v := b[p]; v < b[p+1]; v++ {
+			c := off[v]
+			off[v] = s
+			s += c
+		}
+	})
+	off[n] = base
+	return base
+}
+
+// sortSquish sorts every neighbour list of the CSR (off, nb, wt) and, when dedup is set, drops
+// repeated neighbours, keeping the lowest weight. It returns the (possibly shorter) arrays and
+// the number of arcs dropped; off is rewritten in place.
+func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *progress) ([]uint32, []int32, int64) {
+	parts := splitByArcs(off, w*16)
+	np := len(parts) - 1
+	start := make([]int64, np)
+	end := make([]int64, np)
+	for p := 0; p < np; p++ {
+		start[p] = off[parts[p]]
+	}
+	parallelFor(np, w, func(p int) {
+		var scratch []uint64
+		s := start[p]
+		at := s
+		for v := parts[p]; v < parts[p+1]; v++ {
+			e := off[v+1]
+			list := nb[s:e]
+			var ws []int32
+			if wt != nil {
+				ws = wt[s:e]
+				scratch = sortWeighted(list, ws, scratch)
+			} else if !slices.IsSorted(list) {
+				slices.Sort(list)
+			}
+			k := len(list)
+			if dedup && k > 1 {
+				k = 1
+				for i := 1; i < len(list); i++ {
+					if list[i] != list[k-1] {
+						list[k] = list[i]
+						if ws != nil {
+							ws[k] = ws[i]
+						}
+						k++
+					}
+				}
+			}
+			if at != s {
+				copy(nb[at:], list[:k])
+				if ws != nil {
+					copy(wt[at:], ws[:k])
+				}
+			}
+			at += int64(k)
+			off[v+1] = at
+			s = e
+		}
+		end[p] = at
+		prog.add(s - start[p])
+	})
+	// Close the gaps between parts.
+	var shift int64
+	for p := 0; p < np; p++ {
+		if shift > 0 {
+			copy(nb[start[p]-shift:], nb[start[p]:end[p]])
+			if wt != nil {
+				copy(wt[start[p]-shift:], wt[start[p]:end[p]])
+			}
+			lo, hi := parts[p], parts[p+1]
+			for v := lo; v < hi; v++ {
+				off[v+1] -= shift
+			}
+		}
+		next := int64(len(nb))
+		if p+1 < np {
+			next = start[p+1]
+		}
+		shift += next - end[p]
+	}
+	m := int64(len(nb)) - shift
+	if shift == 0 {
+		return nb, wt, 0
+	}
+	// Give the slack back when it is worth a copy.
+	if shift > int64(len(nb))/8 {
+		nb = slices.Clone(nb[:m])
+		if wt != nil {
+			wt = slices.Clone(wt[:m])
+		}
+		return nb, wt, shift
+	}
+	nb = nb[:m:m]
+	if wt != nil {
+		wt = wt[:m:m]
+	}
+	return nb, wt, shift
+}
+
+// sortWeighted sorts list by neighbour and then weight, carrying ws along.
+func sortWeighted(list []uint32, ws []int32, scratch []uint64) []uint64 {
+	sorted := true
+	for i := 1; i < len(list); i++ {
+		if list[i] < list[i-1] || (list[i] == list[i-1] && ws[i] < ws[i-1]) {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return scratch
+	}
+	scratch = scratch[:0]
+	for i, v := range list {
+		scratch = append(scratch, uint64(v)<<32|uint64(uint32(ws[i])^0x80000000))
+	}
+	slices.Sort(scratch)
+	for i, x := range scratch {
+		list[i] = uint32(x >> 32)
+		ws[i] = int32(uint32(x) ^ 0x80000000)
+	}
+	return scratch
+}
