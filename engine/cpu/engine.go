@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -26,6 +27,8 @@ type Run struct {
 	G       *graph.CSR
 	Res     *engine.Result // driver fills the values, Summary counters and Schedule (resolved)
 	Workers int            // resolved worker count
+
+	stop atomic.Bool // set when the request's context is cancelled; see stopped
 }
 
 // driver runs one algorithm. It resolves the auto knobs it uses into r.Res.Schedule, appends
@@ -35,6 +38,17 @@ type driver func(ctx context.Context, r *Run) error
 var drivers = map[engine.Algorithm]driver{}
 
 func register(a engine.Algorithm, d driver) { drivers[a] = d }
+
+// ctxErr returns the context's error once the run has been stopped, nil before.
+func (r *Run) ctxErr(ctx context.Context) error {
+	if r.stopped() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return context.Canceled
+	}
+	return nil
+}
 
 // emit appends rec to the trace and streams it to the observer.
 func (r *Run) emit(rec engine.Record) {
@@ -62,9 +76,13 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 	res.Schedule.Workers = w
 	r := &Run{Req: &req, G: req.Graph, Res: res, Workers: w}
 	res.Provenance = engine.MachineProvenance()
+	defer context.AfterFunc(ctx, func() { r.stop.Store(true) })()
 	start := time.Now()
 	if err := d(ctx, r); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a driver that noticed r.stopped() late still answers the cancellation
 	}
 	res.Finish(time.Since(start))
 	return res, nil

@@ -1,0 +1,183 @@
+package cpu
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// Parallel helpers shared by every algorithm of the CPU engine. The knobs workers, chunk and
+// split are honoured here, so an algorithm file only says what one piece of work does.
+
+// parallel runs body(w) for w = 0 .. workers-1 concurrently, worker 0 on the calling
+// goroutine, and returns when all are done. Each w is one worker: per-worker buffers indexed
+// by w need no locking.
+func parallel(workers int, body func(w int)) {
+	if workers <= 1 {
+		body(0)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(workers - 1)
+	for w := 1; w < workers; w++ {
+		go func() {
+			defer wg.Done()
+			body(w)
+		}()
+	}
+	body(0)
+	wg.Wait()
+}
+
+// chunkFor returns the piece size for a loop: the chunk knob if set, else grain.
+func (r *Run) chunkFor(grain int) int {
+	c := r.Req.Schedule.Chunk
+	if c <= 0 {
+		c = grain
+	}
+	return max(c, 1)
+}
+
+// forRange splits the index range [0, n) among the run's workers according to the split knob
+// and calls body(w, lo, hi) for each piece [lo, hi) on worker w:
+//
+//   - blocked: worker w owns one contiguous block [w*n/W, (w+1)*n/W), visited in pieces of
+//     grain so that cancellation is noticed;
+//   - cyclic: pieces of the chunk size dealt round-robin, piece i to worker i mod W;
+//   - dynamic: pieces of the chunk size taken from a shared counter (the default).
+//
+// The chunk knob, when set, replaces grain. With align > 1 every piece boundary is a multiple
+// of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
+// when the run is cancelled are skipped: check r.stopped() after forRange returns.
+func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	chunk := r.chunkFor(grain)
+	if align > 1 {
+		chunk = (chunk + align - 1) / align * align
+	}
+	workers := r.Workers
+	if workers > 1 && n <= chunk {
+		workers = 1 // too little work to share
+	}
+	split := r.split()
+	switch split {
+	case engine.Blocked:
+		parallel(workers, func(w int) {
+			lo, hi := w*n/workers, (w+1)*n/workers
+			if align > 1 {
+				lo, hi = roundUp(lo, align, n), roundUp(hi, align, n)
+			}
+			for lo < hi && !r.stopped() {
+				e := min(lo+chunk, hi)
+				body(w, lo, e)
+				lo = e
+			}
+		})
+	case engine.Cyclic:
+		parallel(workers, func(w int) {
+			for lo := w * chunk; lo < n && !r.stopped(); lo += workers * chunk {
+				body(w, lo, min(lo+chunk, n))
+			}
+		})
+	default:
+		var next atomic.Int64
+		parallel(workers, func(w int) {
+			for !r.stopped() {
+				lo := int(next.Add(int64(chunk))) - chunk
+				if lo >= n {
+					return
+				}
+				body(w, lo, min(lo+chunk, n))
+			}
+		})
+	}
+}
+
+func roundUp(x, a, limit int) int { return min((x+a-1)/a*a, limit) }
+
+// split returns the resolved split knob (auto is dynamic).
+func (r *Run) split() engine.Split {
+	if s := r.Req.Schedule.Split; s != engine.SplitAuto {
+		return s
+	}
+	return engine.Dynamic
+}
+
+// stopped reports whether the run's context has been cancelled: one atomic load, cheap
+// enough for every chunk of every loop.
+func (r *Run) stopped() bool { return r.stop.Load() }
+
+// counters are per-worker tallies, padded to a cache line each so that workers incrementing
+// their own never share a line (false sharing).
+type counters struct {
+	a, b, c, d int64
+	_          [32]byte
+}
+
+// sumCounters adds up the workers' tallies.
+func sumCounters(cs []counters) (s counters) {
+	for i := range cs {
+		s.a += cs[i].a
+		s.b += cs[i].b
+		s.c += cs[i].c
+		s.d += cs[i].d
+	}
+	return s
+}
+
+// segQueue is a worklist made of per-worker segments: worker w appends to seg[w] without
+// atomics, and the queue is the concatenation of the segments in worker order, indexed
+// through the prefix sum of their lengths (start). The merge is that prefix sum: no copy.
+type segQueue struct {
+	seg   [][]uint32
+	start []int // len(seg)+1
+}
+
+func newSegQueue(workers, capHint int) *segQueue {
+	q := &segQueue{seg: make([][]uint32, workers), start: make([]int, workers+1)}
+	for w := range q.seg {
+		q.seg[w] = make([]uint32, 0, capHint)
+	}
+	return q
+}
+
+// reset empties every segment, keeping the memory.
+func (q *segQueue) reset() {
+	for w := range q.seg {
+		q.seg[w] = q.seg[w][:0]
+	}
+	clear(q.start)
+}
+
+// seal computes the prefix sum after the workers' appends and returns the total length.
+func (q *segQueue) seal() int {
+	for w, s := range q.seg {
+		q.start[w+1] = q.start[w] + len(s)
+	}
+	return q.start[len(q.seg)]
+}
+
+// len returns the length computed by the last seal.
+func (q *segQueue) len() int { return q.start[len(q.seg)] }
+
+// piece returns the entries of [lo, hi) that lie in one segment, and the index after them.
+// Loop with: for lo < hi { items, lo = q.piece(lo, hi); ... }.
+func (q *segQueue) piece(lo, hi int) ([]uint32, int) {
+	s := 0
+	for q.start[s+1] <= lo {
+		s++
+	}
+	a := lo - q.start[s]
+	b := min(hi, q.start[s+1]) - q.start[s]
+	return q.seg[s][a:b], q.start[s] + b
+}
+
+// setOne makes the queue hold the single vertex v (in segment 0).
+func (q *segQueue) setOne(v uint32) {
+	q.reset()
+	q.seg[0] = append(q.seg[0], v)
+	q.seal()
+}

@@ -1,0 +1,435 @@
+// Package enginetest is the conformance suite of gworkbench engines: a matrix of small graphs
+// and a runner that checks every algorithm under every schedule an engine offers against
+// engine/ref. An engine's test calls it in a few lines:
+//
+//	func TestConformance(t *testing.T) {
+//		enginetest.Run(t, "cpu", engine.BFS, engine.SSSP, engine.CC, engine.PR)
+//	}
+package enginetest
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+	_ "github.com/gworkbench/gworkbench/engine/ref" // the oracle
+	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+// Case is one graph of the matrix.
+type Case struct {
+	Name string
+	G    *graph.CSR
+	Real bool // read from testdata (or ../shared/data), not generated
+}
+
+var (
+	casesOnce sync.Once
+	cases     []Case
+	casesErr  error
+	casesLog  []string
+)
+
+// specs is the generated part of the matrix: each generator with and without weights,
+// directed and undirected.
+var specs = []Spec{
+	{Kind: "kron", Scale: 8, Degree: 8, Weights: "uniform:1:255", Seed: 1},
+	{Kind: "kron", Scale: 8, Degree: 6, Directed: true, Seed: 2},
+	{Kind: "kron", Scale: 9, Degree: 4, Directed: true, Weights: "uniform:1:20", Seed: 3},
+	{Kind: "urand", Scale: 8, Degree: 6, Seed: 4},
+	{Kind: "urand", Scale: 8, Degree: 3, Directed: true, Weights: "uniform:1:255", Seed: 5},
+	{Kind: "grid", Rows: 12, Cols: 20, Weights: "uniform:1:9", Seed: 6},
+	{Kind: "road", Rows: 24, Cols: 24, Weights: "uniform:1:1000", Seed: 7},
+	{Kind: "road", Rows: 16, Cols: 16, Directed: true, Seed: 8},
+}
+
+// Graphs returns the matrix: the generated graphs of specs, hand-made corner cases (a
+// disconnected graph with isolated vertices, a path, a star, a single vertex, a graph with no
+// edges, zero-weight arcs), and the real graphs found in testdata/graphs (or ../shared/data)
+// when the loader can read them. In -short mode real graphs over 50,000 vertices are left out.
+// The graphs are built once per test binary.
+func Graphs(t testing.TB) []Case {
+	t.Helper()
+	casesOnce.Do(func() { cases, casesLog, casesErr = buildCases() })
+	if casesErr != nil {
+		t.Fatal(casesErr)
+	}
+	out := make([]Case, 0, len(cases))
+	for _, c := range cases {
+		if testing.Short() && c.Real && c.G.NumVertices() > 50000 {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func buildCases() ([]Case, []string, error) {
+	var cs []Case
+	var log []string
+	for _, s := range specs {
+		g, how, err := Build(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		cs = append(cs, Case{Name: s.String(), G: g})
+		log = append(log, fmt.Sprintf("%s: built by %s", s, how))
+	}
+	cs = append(cs, cornerCases()...)
+	for _, path := range realGraphs() {
+		g, err := LoadGraph(path)
+		if err != nil {
+			log = append(log, fmt.Sprintf("%s: skipped: %v", path, err))
+			continue
+		}
+		cs = append(cs, Case{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), G: g, Real: true})
+	}
+	return cs, log, nil
+}
+
+// Logf reports how each graph of the matrix was made (generator, loader, skipped).
+func Logf(t testing.TB) {
+	Graphs(t)
+	for _, l := range casesLog {
+		t.Log(l)
+	}
+}
+
+func cornerCases() []Case {
+	e := func(u, v uint32, w int32) loader.Edge { return loader.Edge{U: u, V: v, W: w} }
+	var cs []Case
+	// Two kron pieces, a path piece, and isolated vertices 300..319, all undirected, weighted.
+	rng := splitmix(99)
+	var edges []loader.Edge
+	for _, x := range kron(&rng, 7, 4) {
+		edges = append(edges, e(x.U, x.V, int32(1+rng.intn(50))))
+	}
+	for _, x := range kron(&rng, 6, 3) {
+		edges = append(edges, e(128+x.U, 128+x.V, int32(1+rng.intn(50))))
+	}
+	for v := uint32(192); v < 299; v++ {
+		edges = append(edges, e(v, v+1, int32(rng.intn(3)))) // zero weights included
+	}
+	cs = append(cs, Case{Name: "disconnected-w", G: FromEdges(320, edges, false, true)})
+	cs = append(cs, Case{Name: "disconnected-d", G: FromEdges(320, edges, true, false)})
+	var path, star []loader.Edge
+	for v := uint32(0); v < 99; v++ {
+		path = append(path, e(v, v+1, 1+int32(v%7)))
+		star = append(star, e(0, v+1, 1))
+	}
+	cs = append(cs, Case{Name: "path-w", G: FromEdges(100, path, false, true)})
+	cs = append(cs, Case{Name: "path-d", G: FromEdges(100, path, true, false)})
+	cs = append(cs, Case{Name: "star", G: FromEdges(100, star, false, false)})
+	cs = append(cs, Case{Name: "single", G: FromEdges(1, nil, false, false)})
+	cs = append(cs, Case{Name: "noedges", G: FromEdges(5, nil, true, true)})
+	return cs
+}
+
+// realGraphs lists the graph files of testdata/graphs under the module root, or of
+// ../shared/data beside it when testdata has none.
+func realGraphs() []string {
+	root := moduleRoot()
+	if root == "" {
+		return nil
+	}
+	for _, dir := range []string{filepath.Join(root, "testdata", "graphs"), filepath.Join(root, "..", "shared", "data")} {
+		var out []string
+		ents, _ := os.ReadDir(dir)
+		for _, en := range ents {
+			switch filepath.Ext(en.Name()) {
+			case ".gr", ".mtx", ".txt", ".graph", ".el", ".wel", ".gwg":
+				out = append(out, filepath.Join(dir, en.Name()))
+			}
+		}
+		if len(out) > 0 {
+			sort.Strings(out)
+			return out
+		}
+	}
+	return nil
+}
+
+// moduleRoot walks up from the working directory to the directory holding go.mod.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// FindGraph returns the path of the named real graph (e.g. "NY.gr") in testdata/graphs or
+// ../shared/data, or "" when neither has it.
+func FindGraph(name string) string {
+	root := moduleRoot()
+	if root == "" {
+		return ""
+	}
+	for _, dir := range []string{filepath.Join(root, "testdata", "graphs"), filepath.Join(root, "..", "shared", "data")} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// LoadGraph reads a graph file with loader.Load. While the loader cannot read it, a DIMACS
+// shortest-path file (.gr) is read by a small reader here, so that the benchmarks and tests
+// have the road graphs.
+func LoadGraph(path string) (*graph.CSR, error) {
+	g, err := loader.Load(context.Background(), path, loader.DefaultOptions())
+	if err == nil {
+		return g, nil
+	}
+	if filepath.Ext(path) == ".gr" {
+		return readDIMACS(path)
+	}
+	return nil, err
+}
+
+// readDIMACS reads "p sp V E" and "a U V W" lines (1-based ids) into a directed weighted
+// graph, as the 9th DIMACS challenge's road graphs are published.
+func readDIMACS(path string) (*graph.CSR, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	n := -1
+	var edges []loader.Edge
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		switch {
+		case strings.HasPrefix(s, "p "):
+			var m int
+			if _, err := fmt.Sscanf(s, "p sp %d %d", &n, &m); err != nil {
+				return nil, fmt.Errorf("%s:%d: want \"p sp V E\": %v", path, line, err)
+			}
+			edges = make([]loader.Edge, 0, m)
+		case strings.HasPrefix(s, "a "):
+			var u, v uint32
+			var w int32
+			if _, err := fmt.Sscanf(s, "a %d %d %d", &u, &v, &w); err != nil || n < 0 || u < 1 || v < 1 || int(u) > n || int(v) > n {
+				return nil, fmt.Errorf("%s:%d: want \"a U V W\" with ids 1..%d after the p line", path, line, n)
+			}
+			edges = append(edges, loader.Edge{U: u - 1, V: v - 1, W: w})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("%s: no \"p sp\" line", path)
+	}
+	g := FromEdges(n, edges, true, true)
+	g.Origin.Path, g.Origin.Format = path, "dimacs"
+	return g, nil
+}
+
+// Params returns the parameters the suite runs an algorithm with: the defaults, with PageRank
+// converged further than its default tolerance so that every PageRank variant (Jacobi,
+// Gauss-Seidel, push, residual) lands within engine.PRTolerance of the reference.
+func Params(a engine.Algorithm) engine.Params {
+	p := engine.DefaultParams()
+	if a == engine.PR {
+		p.Tolerance, p.MaxIter = 1e-7, 1000
+	}
+	return p
+}
+
+// refParams tightens PageRank further for the oracle.
+func refParams(a engine.Algorithm) engine.Params {
+	p := Params(a)
+	if a == engine.PR {
+		p.Tolerance = 1e-10
+	}
+	return p
+}
+
+// Schedules lists the schedules the suite runs algorithm a with on the engine: the cross
+// products of the engine's Space (see engine.Spacer) with the engine knobs (workers, chunk,
+// split) rotated through them, or, for an engine without Spacer, the default schedule and
+// every single-knob change of it from the knob table. Schedules that Validate refuses are
+// dropped. The second result reports whether ErrUnsupported is a failure (the engine listed
+// the schedule itself).
+func Schedules(e engine.Engine, a engine.Algorithm) ([]engine.Schedule, bool) {
+	name := e.Name()
+	var out []engine.Schedule
+	seen := map[string]bool{}
+	add := func(s engine.Schedule) {
+		if s.Validate(a, name) != nil {
+			return
+		}
+		if k := s.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	sp, ok := e.(engine.Spacer)
+	if !ok {
+		add(engine.Schedule{})
+		for _, k := range engine.Knobs() {
+			if !k.AppliesTo(a, name) {
+				continue
+			}
+			for _, v := range k.Values {
+				var s engine.Schedule
+				if s.Set(k.Name, v) == nil {
+					add(s)
+				}
+			}
+		}
+		return out, false
+	}
+	isEngineKnob := map[string]bool{}
+	for _, k := range engine.EngineKnobs() {
+		isEngineKnob[k] = true
+	}
+	rot := 0
+	for _, sub := range sp.Space(a) {
+		var algAxes, engAxes []engine.Axis
+		for _, ax := range sub {
+			if isEngineKnob[ax.Knob] {
+				engAxes = append(engAxes, ax)
+			} else {
+				algAxes = append(algAxes, ax)
+			}
+		}
+		cross(algAxes, func(s engine.Schedule) {
+			// Rotate the engine knobs as a mixed-radix counter, so that over the
+			// combinations every mix of them comes round.
+			div := 1
+			for _, ax := range engAxes {
+				_ = s.Set(ax.Knob, ax.Values[(rot/div)%len(ax.Values)])
+				div *= len(ax.Values)
+			}
+			if s.Validate(a, name) != nil {
+				for _, ax := range engAxes {
+					_ = s.Set(ax.Knob, "auto")
+				}
+			}
+			rot++
+			add(s)
+		})
+		// And every engine-knob value once under the subspace's first schedule.
+		for _, ax := range engAxes {
+			for _, v := range ax.Values {
+				var s engine.Schedule
+				for _, alg := range algAxes {
+					_ = s.Set(alg.Knob, alg.Values[0])
+				}
+				_ = s.Set(ax.Knob, v)
+				add(s)
+			}
+		}
+	}
+	return out, true
+}
+
+// cross calls f with every schedule of the cross product of axes (values in text form).
+func cross(axes []engine.Axis, f func(engine.Schedule)) {
+	var rec func(i int, s engine.Schedule)
+	rec = func(i int, s engine.Schedule) {
+		if i == len(axes) {
+			f(s)
+			return
+		}
+		for _, v := range axes[i].Values {
+			t := s
+			if err := t.Set(axes[i].Knob, v); err != nil {
+				panic(fmt.Sprintf("enginetest: engine space lists %s=%s: %v", axes[i].Knob, v, err))
+			}
+			rec(i+1, t)
+		}
+	}
+	rec(0, engine.Schedule{})
+}
+
+// Run checks the named engine: for each algorithm, each graph of the matrix and each schedule
+// of Schedules, the engine's result must Verify against engine/ref's, its resolved schedule
+// must leave no knob auto that the engine resolved, and its trace must have streamed to the
+// observer record for record. In -short mode only every third schedule runs (rotating with
+// the graph, so that the matrix still covers every schedule).
+func Run(t *testing.T, engineName string, algorithms ...engine.Algorithm) {
+	t.Helper()
+	e, err := engine.Open(engineName)
+	if err != nil {
+		t.Skipf("engine %s: %v", engineName, err)
+	}
+	ref, err := engine.Open("ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := Graphs(t)
+	for _, a := range algorithms {
+		t.Run(string(a), func(t *testing.T) {
+			scheds, strict := Schedules(e, a)
+			if len(scheds) == 0 {
+				t.Fatalf("%s on %s: no valid schedule", a, engineName)
+			}
+			for gi, c := range graphs {
+				want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: refParams(a)})
+				if err != nil {
+					if engineName != "ref" && c.G.NumVertices() > 0 {
+						t.Fatalf("%s: ref: %v", c.Name, err)
+					}
+					continue
+				}
+				t.Run(c.Name, func(t *testing.T) {
+					for si, s := range scheds {
+						if testing.Short() && (si+gi)%3 != 0 && si != 0 {
+							continue
+						}
+						runOne(t, e, c, a, s, want, strict)
+					}
+				})
+			}
+		})
+	}
+}
+
+func runOne(t *testing.T, e engine.Engine, c Case, a engine.Algorithm, s engine.Schedule, want *engine.Result, strict bool) {
+	t.Helper()
+	var streamed []engine.Record
+	req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: Params(a), Schedule: s,
+		Observer: func(r engine.Record) { streamed = append(streamed, r) }}
+	got, err := e.Run(context.Background(), req)
+	if err != nil {
+		if errors.Is(err, engine.ErrUnsupported) && !strict {
+			return
+		}
+		t.Errorf("%s %s [%s]: %v", a, c.Name, s, err)
+		return
+	}
+	if err := engine.Verify(c.G, got, want); err != nil {
+		t.Errorf("%s %s [%s] (resolved %s): %v", a, c.Name, s, got.Schedule, err)
+		return
+	}
+	if len(streamed) != len(got.Trace.Records) {
+		t.Errorf("%s %s [%s]: %d records streamed to the observer, %d in the trace", a, c.Name, s, len(streamed), len(got.Trace.Records))
+	}
+	if got.Params.Src < 0 && a.Traversal() {
+		t.Errorf("%s %s [%s]: result's src is still auto", a, c.Name, s)
+	}
+}
