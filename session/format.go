@@ -110,3 +110,13 @@ func plural(n int64, one, many string) string {
 	}
 	return fmtCount(n) + " " + many
 }
+
+func parseNum(s string) (float64, error) {
+	return strconv.ParseFloat(strings.TrimSpace(s), 64)
+}
+
+// fmtNum formats a swept value without float noise: 0.30000000000000004 -> 0.3.
+func fmtNum(x float64) string {
+	r := math.Round(x*1e9) / 1e9
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}

@@ -51,7 +51,7 @@ func cmdLoad(ec *execCtx) error {
 		src += " " + quote(w)
 	}
 	ec.s.AddGraph(name, g, src)
-	ec.s.printf("%s\n", ec.s.graphLine(name, g))
+	ec.s.note("%s\n", ec.s.graphLine(name, g))
 	return nil
 }
 
@@ -98,7 +98,7 @@ func cmdGen(ec *execCtx) error {
 		src += " " + quote(w)
 	}
 	ec.s.AddGraph(name, g, src)
-	ec.s.printf("%s\n", ec.s.graphLine(name, g))
+	ec.s.note("%s\n", ec.s.graphLine(name, g))
 	return nil
 }
 
@@ -198,7 +198,7 @@ func cmdUse(ec *execCtx) error {
 	s.current = ec.args[0]
 	s.mu.Unlock()
 	g, _ := s.graph(ec.args[0])
-	s.printf("using %s\n", s.graphLine(ec.args[0], g))
+	s.note("using %s\n", s.graphLine(ec.args[0], g))
 	return nil
 }
 

@@ -188,7 +188,7 @@ func cmdRun(ec *execCtx) error {
 			r.Summary.GTEPS = float64(r.Summary.EdgesTraversed) / med.Seconds() / 1e9
 		}
 	}
-	it := &resultItem{name: name, r: r, times: times, cmd: ec.line}
+	it := &resultItem{name: name, r: r, times: times, cmd: ec.line, g: sp.g}
 	s.addResult(it)
 	*ec.result = r
 	s.emit(RunFinished{Name: name, Result: r})
@@ -250,6 +250,7 @@ func (s *Session) addResult(it *resultItem) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastAlg = it.r.Algorithm
+	s.lastName = it.name
 	for i, r := range s.results {
 		if r.name == it.name {
 			s.results = append(s.results[:i:i], s.results[i+1:]...)

@@ -21,10 +21,14 @@ var ErrQuit = errors.New("session: quit")
 type Options struct {
 	Out      io.Writer   // where command output goes (nil: discarded)
 	Color    bool        // ANSI colour in output (set it only for a terminal)
-	Width    int         // output width in columns for tables and charts (0: 100)
+	Width    int         // terminal width in columns: tables are cut to it, charts fit it (0: no limit, charts 100)
 	Format   string      // "text" (default) or "json": how run, compare and sweep report
 	Observer func(Event) // receives run events while commands run (may be nil); called from the engine's goroutine
 	StateDir string      // where the REPL keeps its history ("" : $XDG_STATE_HOME/gworkbench)
+
+	// Interactive says Out is a terminal a person watches: long commands (compare, sweep)
+	// show a transient progress line.
+	Interactive bool
 }
 
 // Event is what a session reports to Options.Observer: RunStarted, RunRecord or RunFinished.
@@ -81,6 +85,7 @@ type Session struct {
 	params      engine.Params
 	live        string // live iteration lines: some, all, off
 	lastAlg     engine.Algorithm
+	lastName    string // the most recent result or comparison, for plot last
 	history     []historyItem
 	counters    map[string]int
 	refCache    map[refKey]*engine.Result
@@ -99,12 +104,14 @@ type resultItem struct {
 	cmd      string
 	verified string // "", "ok", or what differs
 	restored bool   // from a saved session: summary and trace only, no per-vertex values
+	g        *graph.CSR
 }
 
 type historyItem struct {
 	cmd    string
 	output string
 	result *engine.Result
+	report bool // a report, help or quit command: left out of reports
 }
 
 type refKey struct {
@@ -117,9 +124,6 @@ type refKey struct {
 func New(opts Options) *Session {
 	if opts.Out == nil {
 		opts.Out = io.Discard
-	}
-	if opts.Width <= 0 {
-		opts.Width = 100
 	}
 	if opts.Format == "" {
 		opts.Format = "text"
@@ -176,7 +180,7 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 		if err != nil {
 			out += "error: " + err.Error() + "\n"
 		}
-		s.history = append(s.history, historyItem{cmd: c, output: out, result: res})
+		s.history = append(s.history, historyItem{cmd: c, output: out, result: res, report: cmd.name == "report" || cmd.name == "help"})
 		s.mu.Unlock()
 	}
 	return err

@@ -52,7 +52,7 @@ func cmdSet(ec *execCtx) error {
 		}
 		parts = append(parts, p.Key+"="+v)
 	}
-	s.printf("%s\n", strings.Join(parts, " "))
+	s.note("%s\n", strings.Join(parts, " "))
 	return nil
 }
 

@@ -1,44 +1,26 @@
 package session
 
 import (
-	"strings"
-	"text/tabwriter"
+	"github.com/gworkbench/gworkbench/viz"
 )
 
-// table renders a table for the session's output.
+// table renders a table for the session's output (cut to the width on a terminal).
 func (s *Session) table(headers []string, rows [][]string) string {
-	var b strings.Builder
-	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	w.Write([]byte(strings.Join(headers, "\t") + "\n"))
-	for _, r := range rows {
-		w.Write([]byte(strings.Join(r, "\t") + "\n"))
+	return viz.Table(headers, rows, viz.Style{Color: s.opts.Color, Width: s.opts.Width})
+}
+
+// chartOpts are the options of the charts the session prints.
+func (s *Session) chartOpts(height int) viz.ChartOptions {
+	w := s.opts.Width
+	if w <= 0 {
+		w = 100
 	}
-	w.Flush()
-	return b.String()
+	return viz.ChartOptions{Width: min(w, 120), Height: height, Color: s.opts.Color}
 }
 
 // histogram renders labelled counts as bars.
 func (s *Session) histogram(labels []string, counts []int64) string {
-	var b strings.Builder
-	var max int64 = 1
-	for _, c := range counts {
-		if c > max {
-			max = c
-		}
-	}
-	for i, l := range labels {
-		n := int(counts[i] * 40 / max)
-		if counts[i] > 0 && n == 0 {
-			n = 1
-		}
-		b.WriteString("  " + pad(l, 10) + " " + strings.Repeat("#", n) + " " + fmtCount(counts[i]) + "\n")
-	}
-	return b.String()
-}
-
-func pad(s string, n int) string {
-	for len(s) < n {
-		s += " "
-	}
-	return s
+	o := s.chartOpts(0)
+	o.Width = min(o.Width, 80)
+	return viz.Histogram(labels, counts, o)
 }

@@ -1,0 +1,398 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/viz"
+)
+
+// comparison is the outcome of a compare or a sweep: one row per combination.
+type comparison struct {
+	name  string
+	kind  string // compare or sweep
+	title string
+	alg   engine.Algorithm
+	graph string
+	keys  []string // the varying keys, in the order given
+	rows  []*compareRow
+}
+
+// compareRow is one combination: its settings, and its result or why it did not run.
+type compareRow struct {
+	values   []string // the value of each varying key
+	settings []setting
+	r        *engine.Result
+	times    []time.Duration
+	status   string // "ok", "invalid: ...", "unsupported: ...", "failed: ..."
+	verified string // "ok" or what differs
+	g        *graph.CSR
+}
+
+func (c *comparison) label(i int) string {
+	var parts []string
+	for k, key := range c.keys {
+		parts = append(parts, key+"="+c.rows[i].values[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// axis is one key and the values to try.
+type axis struct {
+	key    string
+	values []string
+}
+
+func cmdCompare(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) == 0 {
+		return fmt.Errorf("compare: want an algorithm and knobs with comma lists: compare bfs direction=push,pull,auto")
+	}
+	alg, pairs, as, err := s.parseMulti("compare", ec.args)
+	if err != nil {
+		return err
+	}
+	var axes []axis
+	for _, p := range pairs {
+		axes = append(axes, axis{p.Key, splitList(p.Value)})
+	}
+	c, err := s.runGrid(ec.ctx, "compare", alg, axes, as)
+	if err != nil {
+		return err
+	}
+	return s.reportComparison(c, "")
+}
+
+func cmdSweep(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) == 0 {
+		return fmt.Errorf("sweep: want an algorithm and a knob range: sweep bfs alpha=5:30:5")
+	}
+	alg, pairs, as, err := s.parseMulti("sweep", ec.args)
+	if err != nil {
+		return err
+	}
+	var axes []axis
+	swept := -1
+	for i, p := range pairs {
+		if strings.ContainsAny(p.Value, ":,") {
+			if swept >= 0 {
+				return fmt.Errorf("sweep: one knob at a time: %s and %s both have several values (compare runs combinations)", pairs[swept].Key, p.Key)
+			}
+			swept = i
+		}
+	}
+	if swept < 0 {
+		return fmt.Errorf("sweep: no range: give one knob a:b:step or v1,v2,... (sweep %s alpha=5:30:5)", alg)
+	}
+	vals, err := expandRange(pairs[swept].Key, pairs[swept].Value)
+	if err != nil {
+		return fmt.Errorf("sweep: %v", err)
+	}
+	axes = append(axes, axis{pairs[swept].Key, vals})
+	for i, p := range pairs {
+		if i != swept {
+			axes = append(axes, axis{p.Key, []string{p.Value}})
+		}
+	}
+	c, err := s.runGrid(ec.ctx, "sweep", alg, axes, as)
+	if err != nil {
+		return err
+	}
+	return s.reportComparison(c, pairs[swept].Key)
+}
+
+// parseMulti reads `ALGO k=v... [as NAME]` for compare and sweep.
+func (s *Session) parseMulti(cmd string, args []string) (engine.Algorithm, []kv, string, error) {
+	alg, err := engine.ParseAlgorithm(args[0])
+	if err != nil {
+		return "", nil, "", fmt.Errorf("%s: %v", cmd, trimPkg(err))
+	}
+	pairs, bare, as, err := splitArgs(args[1:])
+	if err != nil {
+		return "", nil, "", fmt.Errorf("%s: %v", cmd, err)
+	}
+	if len(bare) > 0 {
+		return "", nil, "", fmt.Errorf("%s: %q: want key=v1,v2,... (or `as NAME` at the end)", cmd, bare[0])
+	}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		if seen[p.Key] {
+			return "", nil, "", fmt.Errorf("%s: %s is given twice; list its values once: %s=a,b", cmd, p.Key, p.Key)
+		}
+		seen[p.Key] = true
+		if p.Key != "engine" && p.Key != "repeat" && p.Key != "graph" && !isParam(p.Key) && !isKnob(p.Key) {
+			return "", nil, "", fmt.Errorf("%s: %v", cmd, unknownKey(p.Key))
+		}
+		// Check every listed value on its own now, so a typo fails before anything runs.
+		for _, v := range splitList(p.Value) {
+			if strings.Contains(v, ":") {
+				continue
+			}
+			if err := checkValue(p.Key, v); err != nil {
+				return "", nil, "", fmt.Errorf("%s: %v", cmd, trimPkg(err))
+			}
+		}
+	}
+	return alg, pairs, as, nil
+}
+
+func checkValue(key, v string) error {
+	switch {
+	case key == "engine":
+		return checkEngine(strings.ToLower(v))
+	case key == "graph" || key == "repeat":
+		return nil
+	case isParam(key):
+		var p engine.Params
+		return p.Set(key, v)
+	default:
+		var sc engine.Schedule
+		return sc.Set(key, v)
+	}
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// runGrid runs the cross product of the axes (the first axis varies slowest), verifying each
+// run against the reference engine. An invalid or unsupported combination becomes a row that
+// says why; cancelling stops the whole grid and keeps nothing.
+func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm, axes []axis, as string) (*comparison, error) {
+	prefix := "cmp"
+	if kind == "sweep" {
+		prefix = "sweep"
+	}
+	name, err := s.resultName(as, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", kind, err)
+	}
+	c := &comparison{name: name, kind: kind, alg: alg, graph: s.currentName()}
+	var varying []int
+	var titleParts []string
+	for i, a := range axes {
+		titleParts = append(titleParts, a.key+"="+strings.Join(a.values, ","))
+		if len(a.values) > 1 || kind == "sweep" && i == 0 {
+			varying = append(varying, i)
+			c.keys = append(c.keys, a.key)
+		}
+	}
+	c.title = fmt.Sprintf("%s %s on %s: %s", kind, alg, c.graph, strings.Join(titleParts, " "))
+	total := 1
+	for _, a := range axes {
+		total *= len(a.values)
+	}
+	if total > 500 {
+		return nil, fmt.Errorf("%s: %d combinations is too many (at most 500); shorten the lists", kind, total)
+	}
+	idx := make([]int, len(axes))
+	for n := 0; n < total; n++ {
+		row := &compareRow{}
+		for i, a := range axes {
+			row.settings = append(row.settings, setting{a.key, a.values[idx[i]]})
+		}
+		for _, i := range varying {
+			row.values = append(row.values, axes[i].values[idx[i]])
+		}
+		if s.opts.Interactive && s.text() {
+			s.printf("\r\x1b[K  %s %d/%d %s", kind, n+1, total, c.labelOf(row))
+		}
+		if err := s.runRow(ctx, alg, row); err != nil {
+			if s.opts.Interactive && s.text() {
+				s.printf("\r\x1b[K")
+			}
+			return nil, fmt.Errorf("%s: %w", kind, err)
+		}
+		c.rows = append(c.rows, row)
+		for i := len(axes) - 1; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(axes[i].values) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	if s.opts.Interactive && s.text() {
+		s.printf("\r\x1b[K")
+	}
+	s.mu.Lock()
+	for i, old := range s.comparisons {
+		if old.name == c.name {
+			s.comparisons = append(s.comparisons[:i:i], s.comparisons[i+1:]...)
+			break
+		}
+	}
+	s.comparisons = append(s.comparisons, c)
+	s.lastAlg = alg
+	s.lastName = c.name
+	s.mu.Unlock()
+	return c, nil
+}
+
+func (c *comparison) labelOf(row *compareRow) string {
+	var parts []string
+	for k, key := range c.keys {
+		parts = append(parts, key+"="+row.values[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// runRow runs one combination (with its warm-up and repeats) and verifies it. Only a
+// cancellation is returned as an error; anything else is the row's status.
+func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compareRow) error {
+	sp, err := s.baseSpec(alg)
+	if err != nil {
+		return err
+	}
+	if err := s.apply(&sp, row.settings); err != nil {
+		row.status = "invalid: " + trimPkg(err).Error()
+		return nil
+	}
+	row.g = sp.g
+	runs := 1
+	if sp.repeat > 0 {
+		runs = sp.repeat + 1
+	}
+	for i := 0; i < runs; i++ {
+		r, err := s.execute(ctx, sp, "off", "")
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			if errors.Is(err, engine.ErrUnsupported) {
+				row.status = "unsupported: " + err.Error()
+			} else {
+				row.status = "failed: " + err.Error()
+			}
+			return nil
+		}
+		if sp.repeat == 0 || i > 0 {
+			row.times = append(row.times, r.Summary.Time)
+		}
+		row.r = r
+	}
+	if len(row.times) > 1 {
+		med, _, _ := stats(row.times)
+		row.r.Summary.Time = med
+		if med > 0 {
+			row.r.Summary.GTEPS = float64(row.r.Summary.EdgesTraversed) / med.Seconds() / 1e9
+		}
+	}
+	row.status = "ok"
+	if err := s.verify(ctx, sp.g, row.r); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		row.verified = "DIFFERS: " + trimPkg(err).Error()
+	} else {
+		row.verified = "ok"
+	}
+	return nil
+}
+
+// reportComparison prints the table (and, for a sweep, the chart), or the JSON.
+func (s *Session) reportComparison(c *comparison, swept string) error {
+	if !s.text() {
+		return s.writeJSONLine(comparisonToJSON(c))
+	}
+	s.printf("%s\n", s.paint(ansiBold, c.name+": "+c.title))
+	headers := append(append([]string{}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
+	base := -1
+	for i, row := range c.rows {
+		if row.r != nil {
+			base = i
+			break
+		}
+	}
+	var rows [][]string
+	var notes []string
+	for i, row := range c.rows {
+		cells := append([]string{}, row.values...)
+		if row.r == nil {
+			cells = append(cells, "-", "-", "-", "-", "-", "-")
+			notes = append(notes, fmt.Sprintf("  %s: %s", c.label(i), row.status))
+		} else {
+			sm := row.r.Summary
+			sp := "1.00x"
+			if i != base && sm.Time > 0 {
+				sp = fmt.Sprintf("%.2fx", float64(c.rows[base].r.Summary.Time)/float64(sm.Time))
+			}
+			v := row.verified
+			if v != "ok" {
+				v = "DIFFERS"
+				notes = append(notes, fmt.Sprintf("  %s: %s", c.label(i), row.verified))
+			}
+			cells = append(cells, fmtMS(sm.Time), fmt.Sprint(sm.Iterations), fmtCount(sm.EdgesTraversed), fmtGTEPS(sm.GTEPS), sp, v)
+		}
+		rows = append(rows, cells)
+	}
+	s.printf("%s", s.table(headers, rows))
+	if base > 0 {
+		s.printf("speed-up is against row %d, the first that ran\n", base+1)
+	}
+	for _, n := range notes {
+		s.printf("%s\n", n)
+	}
+	if swept != "" {
+		var xs []string
+		var ys []float64
+		for _, row := range c.rows {
+			if row.r != nil {
+				xs = append(xs, row.values[0])
+				ys = append(ys, ms(row.r.Summary.Time))
+			}
+		}
+		if len(xs) > 0 {
+			s.printf("%s", viz.SeriesChart("time against "+swept, "ms", xs, ys, s.chartOpts(0)))
+		}
+	}
+	return nil
+}
+
+// expandRange turns a:b:step (inclusive) or v1,v2,... into values.
+func expandRange(key, v string) ([]string, error) {
+	if !strings.Contains(v, ":") {
+		return splitList(v), nil
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("%s=%s: want a:b:step (for example %s=1:10:1)", key, v, key)
+	}
+	var f [3]float64
+	for i, p := range parts {
+		x, err := parseNum(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%s: %q is not a number", key, v, p)
+		}
+		f[i] = x
+	}
+	a, b, step := f[0], f[1], f[2]
+	if step <= 0 {
+		return nil, fmt.Errorf("%s=%s: the step must be positive", key, v)
+	}
+	if b < a {
+		return nil, fmt.Errorf("%s=%s: the range runs from a up to b, and %s < %s", key, v, parts[1], parts[0])
+	}
+	n := int((b-a)/step+1e-9) + 1
+	if n > 200 {
+		return nil, fmt.Errorf("%s=%s: %d values is too many (at most 200); use a larger step", key, v, n)
+	}
+	var out []string
+	for i := 0; i < n; i++ {
+		x := a + float64(i)*step
+		out = append(out, fmtNum(x))
+	}
+	return out, nil
+}

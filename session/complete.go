@@ -1,0 +1,303 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+// Complete returns the candidate completions of the last word of line (whole words that
+// start with it): commands, algorithms, knob and parameter names and values, graph and
+// result names, and file paths where a command takes one.
+func (s *Session) Complete(line string) []string {
+	if i := strings.LastIndexByte(line, ';'); i >= 0 {
+		line = line[i+1:]
+	}
+	words := strings.Fields(line)
+	last := ""
+	if len(words) > 0 && !strings.HasSuffix(line, " ") && !strings.HasSuffix(line, "\t") {
+		last = words[len(words)-1]
+		words = words[:len(words)-1]
+	}
+	return filterPrefix(s.candidates(words, last), last)
+}
+
+func filterPrefix(cands []string, prefix string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) && !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (s *Session) candidates(prior []string, last string) []string {
+	if len(prior) == 0 {
+		var out []string
+		for _, c := range commands {
+			out = append(out, c.name)
+		}
+		return out
+	}
+	cmd := strings.ToLower(prior[0])
+	n := len(prior)
+	switch cmd {
+	case "run", "compare", "sweep":
+		if n == 1 {
+			return algStrings()
+		}
+		if prior[n-1] == "as" {
+			return nil
+		}
+		alg, _ := engine.ParseAlgorithm(prior[1])
+		if k, v, ok := strings.Cut(last, "="); ok {
+			head := k + "="
+			if cmd != "run" {
+				if i := strings.LastIndexByte(v, ','); i >= 0 {
+					head += v[:i+1]
+				}
+			}
+			return prefixAll(head, s.valuesOf(k))
+		}
+		return append(s.keysFor(alg), "as")
+	case "set":
+		if k, _, ok := strings.Cut(last, "="); ok {
+			return prefixAll(k+"=", s.valuesOf(k))
+		}
+		keys := []string{"engine=", "live="}
+		for _, k := range engine.Knobs() {
+			keys = append(keys, k.Name+"=")
+		}
+		for _, p := range engine.ParamSpecs() {
+			keys = append(keys, p.Name+"=")
+		}
+		return keys
+	case "use", "info":
+		if n == 1 {
+			return s.graphNames()
+		}
+	case "drop":
+		if n == 1 {
+			return append(s.graphNames(), s.resultNames(false)...)
+		}
+	case "verify", "trace":
+		if n == 1 {
+			return append(s.resultNames(false), "last")
+		}
+	case "plot":
+		switch n {
+		case 1:
+			return append(s.resultNames(true), "last")
+		case 2:
+			return completePath(last)
+		}
+	case "export":
+		switch n {
+		case 1:
+			return append(s.resultNames(true), "last")
+		case 2:
+			return []string{"values", "trace", "json", "csv"}
+		case 3:
+			return completePath(last)
+		}
+	case "save", "open", "report":
+		if n == 1 {
+			return completePath(last)
+		}
+	case "load":
+		if n == 1 || (n == 2 && prior[1] == "=") || (n == 1 && strings.Contains(last, "=")) {
+			if n == 1 {
+				if k, v, ok := strings.Cut(last, "="); ok && k != "" {
+					return prefixAll(k+"=", completePath(v))
+				}
+			}
+			return completePath(last)
+		}
+		if k, _, ok := strings.Cut(last, "="); ok {
+			return prefixAll(k+"=", loadValues(k))
+		}
+		return []string{"format=", "directed", "undirected", "base=", "weights=", "selfloops=", "duplicates=", "seed=", "cache="}
+	case "gen":
+		if n == 1 || (n == 2 && prior[1] == "=") {
+			return loader.GeneratorKinds()
+		}
+		kind := prior[n-1]
+		for i, w := range prior {
+			if w == "=" && i+1 < n {
+				kind = prior[i+1]
+			}
+		}
+		if n >= 2 && prior[1] != "=" {
+			kind = prior[1]
+		}
+		if k, _, ok := strings.Cut(last, "="); ok {
+			if k == "weights" {
+				return []string{"weights=uniform:1:255", "weights=uniform:1:100"}
+			}
+			return nil
+		}
+		return genKeys(kind)
+	case "help":
+		if n == 1 {
+			out := append(commandNames(), algStrings()...)
+			return append(out, engine.KnobNames()...)
+		}
+	case "show":
+		if n == 1 {
+			return []string{"settings", "knobs", "algorithms", "engines", "graphs", "results"}
+		}
+	case "knobs":
+		if n == 1 {
+			return algStrings()
+		}
+	}
+	return nil
+}
+
+func algStrings() []string {
+	var out []string
+	for _, a := range engine.Algorithms() {
+		out = append(out, string(a))
+	}
+	return out
+}
+
+func prefixAll(head string, vals []string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = head + v
+	}
+	return out
+}
+
+// keysFor lists the k= a run of alg takes: its parameters, the knobs that apply to it, and
+// repeat, engine and graph.
+func (s *Session) keysFor(alg engine.Algorithm) []string {
+	var out []string
+	for _, p := range engine.ParamSpecs() {
+		if alg == "" || p.AppliesTo(alg) {
+			out = append(out, p.Name+"=")
+		}
+	}
+	engineName, _ := s.Settings()
+	for _, k := range engine.Knobs() {
+		if alg == "" || k.Algorithms == nil || slices.Contains(k.Algorithms, alg) {
+			if k.Engines == nil || slices.Contains(k.Engines, engineName) || slices.Contains(k.Engines, "gpu") {
+				out = append(out, k.Name+"=")
+			}
+		}
+	}
+	return append(out, "repeat=", "engine=", "graph=")
+}
+
+// valuesOf lists the values of a key.
+func (s *Session) valuesOf(key string) []string {
+	switch key {
+	case "engine":
+		return engine.Engines()
+	case "graph":
+		return s.graphNames()
+	case "live":
+		return liveValues
+	case "src":
+		return []string{"auto", "0"}
+	case "sources":
+		return []string{"0", "all"}
+	}
+	if k, ok := engine.LookupKnob(key); ok {
+		if k.Values != nil {
+			return k.Values
+		}
+		return []string{k.Default}
+	}
+	return nil
+}
+
+func loadValues(k string) []string {
+	switch k {
+	case "format":
+		return []string{"mtx", "snap", "dimacs", "pace", "metis", "el", "wel", "gwg"}
+	case "base":
+		return []string{"0", "1"}
+	case "weights":
+		return []string{"keep", "drop", "uniform:1:255"}
+	case "selfloops", "duplicates":
+		return []string{"keep", "drop"}
+	case "cache":
+		return []string{"on", "off"}
+	}
+	return nil
+}
+
+func genKeys(kind string) []string {
+	switch kind {
+	case "grid":
+		return []string{"rows=", "cols=", "weights=", "seed="}
+	case "road":
+		return []string{"vertices=", "seed=", "weights="}
+	}
+	return []string{"scale=", "degree=", "seed=", "weights="}
+}
+
+func (s *Session) graphNames() []string {
+	var out []string
+	for _, g := range s.Graphs() {
+		out = append(out, g.Name)
+	}
+	return out
+}
+
+func (s *Session) resultNames(withComparisons bool) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, r := range s.results {
+		out = append(out, r.name)
+	}
+	if withComparisons {
+		for _, c := range s.comparisons {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// completePath lists the files and directories that start with prefix; directories end in /.
+func completePath(prefix string) []string {
+	dir, base := filepath.Split(prefix)
+	readDir := dir
+	if readDir == "" {
+		readDir = "."
+	}
+	if strings.HasPrefix(readDir, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			readDir = filepath.Join(home, readDir[2:])
+		}
+	}
+	ents, err := os.ReadDir(readDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		p := dir + name
+		if e.IsDir() {
+			p += "/"
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,180 @@
+package session
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+func cmdExport(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) != 3 {
+		return fmt.Errorf("export: want export NAME values|trace|json PATH")
+	}
+	name, what, path := ec.args[0], strings.ToLower(ec.args[1]), ec.args[2]
+	if c := s.comparisonNamed(name); c != nil {
+		if what != "json" && what != "csv" {
+			return fmt.Errorf("export: %s is a %s: export it as json or csv", name, c.kind)
+		}
+		if what == "json" {
+			return s.writeFile("export", path, func(w *bufio.Writer) error { return writeIndented(w, comparisonToJSON(c)) })
+		}
+		return s.writeFile("export", path, func(w *bufio.Writer) error { return writeComparisonCSV(w, c) })
+	}
+	it, err := s.result(name)
+	if err != nil {
+		return fmt.Errorf("export: %v", err)
+	}
+	switch what {
+	case "values":
+		r := it.r
+		if it.restored {
+			return fmt.Errorf("export %s values: restored from a saved session without per-vertex values; run it again", it.name)
+		}
+		if r.Value(0) == "" && r.Graph.Vertices > 0 {
+			return fmt.Errorf("export %s values: %s has no per-vertex values (export %s json has its summary)", it.name, r.Algorithm, it.name)
+		}
+		err = s.writeFile("export", path, func(w *bufio.Writer) error {
+			fmt.Fprintf(w, "vertex,%s\n", valueName(r.Algorithm))
+			for v := 0; v < r.Graph.Vertices; v++ {
+				w.WriteString(strconv.Itoa(v))
+				w.WriteByte(',')
+				w.WriteString(r.Value(v))
+				w.WriteByte('\n')
+			}
+			return nil
+		})
+	case "trace":
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".json":
+			err = s.writeFile("export", path, func(w *bufio.Writer) error { return writeIndented(w, traceJSON(it.r.Trace)) })
+		case ".csv":
+			err = s.writeFile("export", path, func(w *bufio.Writer) error { return writeTraceCSV(w, it.r.Trace) })
+		default:
+			return fmt.Errorf("export %s trace: %s: want a .csv or .json file", it.name, path)
+		}
+	case "json":
+		err = s.writeFile("export", path, func(w *bufio.Writer) error { return writeIndented(w, resultToJSON(it)) })
+	default:
+		return fmt.Errorf("export: %q: want values, trace or json%s", what, engine.DidYouMean(what, []string{"values", "trace", "json"}))
+	}
+	return err
+}
+
+// valueName is the CSV column header of an algorithm's per-vertex value.
+func valueName(a engine.Algorithm) string {
+	switch a {
+	case engine.BFS:
+		return "depth"
+	case engine.SSSP:
+		return "distance"
+	case engine.CC:
+		return "component"
+	case engine.PR:
+		return "rank"
+	case engine.BC:
+		return "centrality"
+	case engine.MIS:
+		return "in_set"
+	}
+	return "value"
+}
+
+// writeFile writes path through fill and says what it wrote.
+func (s *Session) writeFile(cmd, path string, fill func(*bufio.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("%s: %v", cmd, err)
+	}
+	w := bufio.NewWriter(f)
+	err = fill(w)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %s: %v", cmd, path, err)
+	}
+	st, _ := os.Stat(path)
+	size := int64(0)
+	if st != nil {
+		size = st.Size()
+	}
+	s.note("wrote %s (%s)\n", path, fmtBytes(size))
+	return nil
+}
+
+// note prints an informational line in text mode only, so --format=json output stays JSON.
+func (s *Session) note(format string, a ...any) {
+	if s.text() {
+		s.printf(format, a...)
+	}
+}
+
+func writeIndented(w *bufio.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func writeTraceCSV(w *bufio.Writer, t engine.Trace) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"iter", "kind", "phase", "direction", "mode", "in_vertices", "in_edges", "out_vertices", "duplicates", "edges_scanned", "time_ms", "kernels", "note"})
+	for _, rec := range t.Records {
+		note := rec.Note
+		if rec.Switch != nil {
+			note = fmt.Sprintf("%s %s -> %s: %s", rec.Switch.What, rec.Switch.From, rec.Switch.To, switchReason(rec.Switch))
+		}
+		var ks []string
+		for _, k := range rec.Kernels {
+			ks = append(ks, fmt.Sprintf("%s:%g", k.Name, ms(k.Time)))
+		}
+		cw.Write([]string{strconv.Itoa(rec.Iter), rec.Kind.String(), rec.Phase, rec.Direction.String(), rec.Mode.String(),
+			i64(rec.InVertices), i64(rec.InEdges), i64(rec.OutVertices), i64(rec.Duplicates), i64(rec.EdgesScanned),
+			strconv.FormatFloat(ms(rec.Time), 'f', -1, 64), strings.Join(ks, ";"), note})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeComparisonCSV(w *bufio.Writer, c *comparison) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append(append([]string{}, c.keys...), "status", "time_ms", "iterations", "edges_traversed", "gteps", "verified"))
+	for _, row := range c.rows {
+		rec := append([]string{}, row.values...)
+		if row.r != nil {
+			sm := row.r.Summary
+			rec = append(rec, row.status, strconv.FormatFloat(ms(sm.Time), 'f', -1, 64), strconv.Itoa(sm.Iterations), i64(sm.EdgesTraversed), strconv.FormatFloat(sm.GTEPS, 'g', 6, 64), row.verified)
+		} else {
+			rec = append(rec, row.status, "", "", "", "", "")
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func (s *Session) comparisonNamed(name string) *comparison {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if name == "last" {
+		return nil
+	}
+	for _, c := range s.comparisons {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}

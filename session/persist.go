@@ -1,0 +1,244 @@
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+// sessionJSON is a saved session: what rebuilds its graphs, its settings, the commands typed,
+// and its results' summaries and traces (per-vertex values are not saved).
+type sessionJSON struct {
+	Format      string            `json:"format"` // "gworkbench-session/1"
+	Saved       time.Time         `json:"saved"`
+	Engine      string            `json:"engine"`
+	Schedule    map[string]string `json:"schedule"`
+	Params      map[string]string `json:"params"`
+	Live        string            `json:"live"`
+	Current     string            `json:"current"`
+	Graphs      []savedGraph      `json:"graphs"`
+	Commands    []string          `json:"commands"`
+	Results     []resultJSON      `json:"results"`
+	Comparisons []comparisonJSON  `json:"comparisons"`
+}
+
+type savedGraph struct {
+	Name   string `json:"name"`
+	Source string `json:"source"` // the load or gen command that rebuilds it; "demo" for the demo graph
+	graphJSON
+}
+
+const sessionFormat = "gworkbench-session/1"
+
+// LoadDemo adds the embedded demo graph as "demo" and makes it current.
+func (s *Session) LoadDemo() error {
+	g, err := loader.Demo()
+	if err != nil {
+		return err
+	}
+	s.AddGraph("demo", g, "demo")
+	return nil
+}
+
+func cmdSave(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) != 1 {
+		return fmt.Errorf("save: want save PATH")
+	}
+	s.mu.Lock()
+	j := sessionJSON{Format: sessionFormat, Saved: time.Now().UTC(), Engine: s.engineName, Live: s.live, Current: s.current,
+		Schedule: nonDefaultKnobs(s.sched), Params: map[string]string{}}
+	def := engine.DefaultParams()
+	for _, p := range engine.ParamSpecs() {
+		if v := s.params.Get(p.Name); v != def.Get(p.Name) {
+			j.Params[p.Name] = v
+		}
+	}
+	for _, g := range s.graphs {
+		j.Graphs = append(j.Graphs, savedGraph{Name: g.name, Source: g.source, graphJSON: graphJSON{Name: g.name,
+			Fingerprint: g.g.Fingerprint(), Vertices: g.g.NumVertices(), Edges: g.g.NumEdges(), Directed: g.g.Directed}})
+	}
+	for _, h := range s.history {
+		j.Commands = append(j.Commands, h.cmd)
+	}
+	j.Commands = append(j.Commands, ec.line)
+	for _, it := range s.results {
+		j.Results = append(j.Results, resultToJSON(it))
+	}
+	for _, c := range s.comparisons {
+		j.Comparisons = append(j.Comparisons, comparisonToJSON(c))
+	}
+	s.mu.Unlock()
+	return s.writeFile("save", ec.args[0], func(w *bufio.Writer) error { return writeIndented(w, j) })
+}
+
+func nonDefaultKnobs(sc engine.Schedule) map[string]string {
+	m := map[string]string{}
+	for _, k := range engine.Knobs() {
+		if v := sc.Get(k.Name); v != k.Default {
+			m[k.Name] = v
+		}
+	}
+	return m
+}
+
+func cmdOpen(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) != 1 {
+		return fmt.Errorf("open: want open PATH")
+	}
+	path := ec.args[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("open: %v", err)
+	}
+	var j sessionJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return fmt.Errorf("open: %s: not a saved session: %v", path, err)
+	}
+	if j.Format != sessionFormat {
+		return fmt.Errorf("open: %s: not a saved gworkbench session (format %q, want %q)", path, j.Format, sessionFormat)
+	}
+	// Check everything before changing anything.
+	engineName, sched, params, live := j.Engine, engine.Schedule{}, engine.DefaultParams(), j.Live
+	if live == "" {
+		live = "some"
+	}
+	for k, v := range j.Schedule {
+		if err := sched.Set(k, v); err != nil {
+			return fmt.Errorf("open: %s: %v", path, trimPkg(err))
+		}
+	}
+	for k, v := range j.Params {
+		if err := params.Set(k, v); err != nil {
+			return fmt.Errorf("open: %s: %v", path, trimPkg(err))
+		}
+	}
+	if err := checkEngine(engineName); err != nil {
+		s.printf("open: engine %s is not available here (%v); keeping %s\n", engineName, err, s.engineNameNow())
+		engineName = s.engineNameNow()
+	}
+	var items []*resultItem
+	for _, rj := range j.Results {
+		r, times, err := resultFromJSON(rj)
+		if err != nil {
+			return fmt.Errorf("open: %s: result %s: %v", path, rj.Name, trimPkg(err))
+		}
+		items = append(items, &resultItem{name: rj.Name, r: r, times: times, verified: rj.Verified, restored: true})
+	}
+	var comps []*comparison
+	for _, cj := range j.Comparisons {
+		c, err := comparisonFromJSON(cj)
+		if err != nil {
+			return fmt.Errorf("open: %s: %s: %v", path, cj.Name, trimPkg(err))
+		}
+		comps = append(comps, c)
+	}
+	// Rebuild the graphs.
+	rebuilt := 0
+	for _, sg := range j.Graphs {
+		switch sg.Source {
+		case "":
+			s.printf("open: graph %s has no source to rebuild it from; skipped\n", sg.Name)
+			continue
+		case "demo":
+			if err := s.LoadDemo(); err != nil {
+				return fmt.Errorf("open: graph %s: %v", sg.Name, err)
+			}
+		default:
+			words, err := tokenize(sg.Source)
+			if err != nil || len(words) == 0 || (words[0] != "load" && words[0] != "gen") {
+				return fmt.Errorf("open: graph %s: bad source %q", sg.Name, sg.Source)
+			}
+			sub := &execCtx{ctx: ec.ctx, s: s, args: words[1:], line: sg.Source, result: new(*engine.Result)}
+			var err2 error
+			if words[0] == "load" {
+				err2 = cmdLoad(sub)
+			} else {
+				err2 = cmdGen(sub)
+			}
+			if err2 != nil {
+				return fmt.Errorf("open: graph %s: %v", sg.Name, err2)
+			}
+		}
+		rebuilt++
+		if g, err := s.graph(sg.Name); err == nil && sg.Fingerprint != "" && g.Fingerprint() != sg.Fingerprint {
+			s.printf("open: graph %s differs from the saved one (fingerprint %s, saved %s): its source changed\n", sg.Name, g.Fingerprint(), sg.Fingerprint)
+		}
+	}
+	s.mu.Lock()
+	s.engineName, s.sched, s.params, s.live = engineName, sched, params, live
+	for _, g := range s.graphs {
+		if g.name == j.Current {
+			s.current = j.Current
+		}
+	}
+	for _, it := range items {
+		for _, g := range s.graphs {
+			if g.name == it.r.Graph.Name && g.g.Fingerprint() == it.r.Graph.Fingerprint {
+				it.g = g.g
+			}
+		}
+		s.removeNamedLocked(it.name)
+		s.results = append(s.results, it)
+		s.lastName = it.name
+		s.lastAlg = it.r.Algorithm
+	}
+	for _, c := range comps {
+		s.removeNamedLocked(c.name)
+		s.comparisons = append(s.comparisons, c)
+	}
+	s.mu.Unlock()
+	s.note("opened %s: %d graphs, %d results, %d comparisons (results keep their summaries and traces, not per-vertex values)\n",
+		path, rebuilt, len(items), len(comps))
+	return nil
+}
+
+func (s *Session) engineNameNow() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.engineName
+}
+
+func (s *Session) removeNamedLocked(name string) {
+	for i, r := range s.results {
+		if r.name == name {
+			s.results = append(s.results[:i:i], s.results[i+1:]...)
+			break
+		}
+	}
+	for i, c := range s.comparisons {
+		if c.name == name {
+			s.comparisons = append(s.comparisons[:i:i], s.comparisons[i+1:]...)
+			break
+		}
+	}
+}
+
+func comparisonFromJSON(j comparisonJSON) (*comparison, error) {
+	alg, err := engine.ParseAlgorithm(j.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	c := &comparison{name: j.Name, kind: j.Kind, title: j.Title, alg: alg, graph: j.Graph, keys: j.Keys}
+	for _, rj := range j.Rows {
+		row := &compareRow{status: rj.Status, verified: rj.Verified}
+		for _, k := range j.Keys {
+			row.values = append(row.values, rj.Values[k])
+		}
+		if rj.Result != nil {
+			r, times, err := resultFromJSON(*rj.Result)
+			if err != nil {
+				return nil, err
+			}
+			row.r, row.times = r, times
+		}
+		c.rows = append(c.rows, row)
+	}
+	return c, nil
+}

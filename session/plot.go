@@ -1,0 +1,100 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/viz"
+)
+
+func cmdPlot(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) == 0 || len(ec.args) > 2 {
+		return fmt.Errorf("plot: want plot NAME|last [PATH.svg|.png|.html]")
+	}
+	name := ec.args[0]
+	path := ""
+	if len(ec.args) == 2 {
+		path = ec.args[1]
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".svg", ".png", ".html":
+		default:
+			return fmt.Errorf("plot: %s: want a .svg, .png or .html file", path)
+		}
+	}
+	if name == "last" {
+		s.mu.Lock()
+		name = s.lastName
+		s.mu.Unlock()
+		if name == "" {
+			return fmt.Errorf("plot: nothing to plot yet: run, compare or sweep first")
+		}
+	}
+	if c := s.comparisonNamed(name); c != nil {
+		var labels []string
+		var ys []float64
+		for i, row := range c.rows {
+			if row.r != nil {
+				labels = append(labels, c.label(i))
+				ys = append(ys, ms(row.r.Summary.Time))
+			}
+		}
+		if path == "" {
+			s.printf("%s", viz.SeriesChart(c.name+": "+c.title, "ms", labels, ys, s.chartOpts(0)))
+			return nil
+		}
+		if err := viz.WriteComparePlot(path, c.title, labels, ys); err != nil {
+			return fmt.Errorf("plot: %v", err)
+		}
+		s.note("wrote %s\n", path)
+		return nil
+	}
+	it, err := s.result(name)
+	if err != nil {
+		return fmt.Errorf("plot: %v", err)
+	}
+	*ec.result = it.r
+	if path == "" {
+		s.printf("%s: %s on %s [%s]\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine)
+		s.printf("%s", viz.FrontierChart(it.r.Trace, s.chartOpts(12)))
+		s.printf("%s", viz.TimeChart(it.r.Trace, s.chartOpts(8)))
+		return nil
+	}
+	if err := viz.WriteRunPlot(path, it.r); err != nil {
+		return fmt.Errorf("plot: %v", err)
+	}
+	s.note("wrote %s\n", path)
+	return nil
+}
+
+var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]|\r")
+
+func cmdReport(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) != 1 {
+		return fmt.Errorf("report: want report PATH.html")
+	}
+	path := ec.args[0]
+	if ext := strings.ToLower(filepath.Ext(path)); ext != ".html" && ext != ".htm" {
+		return fmt.Errorf("report: %s: want an .html file", path)
+	}
+	s.mu.Lock()
+	var entries []viz.ReportEntry
+	for _, h := range s.history {
+		if h.report {
+			continue
+		}
+		entries = append(entries, viz.ReportEntry{Command: h.cmd, Output: ansiRE.ReplaceAllString(h.output, ""), Result: h.result})
+	}
+	s.mu.Unlock()
+	if len(entries) == 0 {
+		return fmt.Errorf("report: the session has no commands yet")
+	}
+	if err := viz.WriteReport(path, entries); err != nil {
+		return fmt.Errorf("report: %v", err)
+	}
+	s.note("wrote %s (%d commands)\n", path, len(entries))
+	return nil
+}
