@@ -174,6 +174,7 @@ func yAxis(sc scaler, h, w int) []string {
 
 // xAxis draws the axis line under the bars with iteration numbers written into it.
 func xAxis(cols []column, lay layout, plotW int) string {
+	plotW = min(plotW, len(cols)*lay.colW+4)
 	line := []rune(strings.Repeat("─", plotW))
 	next := 0
 	for i, c := range cols {

@@ -1,0 +1,78 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/session"
+)
+
+// liveRun is the run shown in the live panel: the one in progress, or the last one.
+type liveRun struct {
+	alg        engine.Algorithm
+	engineName string
+	graph      string
+	vertices   int // of the graph, for progress; 0 if unknown
+	trace      engine.Trace
+	iters      int
+	last       engine.Record // the latest iteration record
+	reached    int64         // vertices put on a frontier so far (traversals)
+	started    time.Time
+	finished   time.Time // zero while running
+	name       string    // the result's name once finished
+	err        error
+	runs       int // runs started by the current command (compare, sweep, repeat)
+	took       time.Duration // the engine's own time for the run, once finished
+}
+
+func (l *liveRun) running() bool { return !l.started.IsZero() && l.finished.IsZero() }
+
+// apply folds one session event into the live run.
+func (m *model) applyEvent(e session.Event, now time.Time) {
+	l := &m.live
+	switch e := e.(type) {
+	case session.RunStarted:
+		if l.started.IsZero() {
+			defer m.layout() // the live panel appears: the output gets shorter
+		}
+		runs := l.runs + 1
+		*l = liveRun{alg: e.Algorithm, engineName: e.Engine, graph: e.Graph, started: now, runs: runs}
+		for _, g := range m.graphs {
+			if g.Name == e.Graph && g.G != nil {
+				l.vertices = g.G.NumVertices()
+			}
+		}
+		if e.Algorithm.Traversal() {
+			l.reached = 1
+		}
+	case session.RunRecord:
+		r := e.Record
+		l.trace.Records = append(l.trace.Records, r)
+		if r.Kind == engine.IterationRecord {
+			l.iters++
+			l.last = r
+			if l.alg.Traversal() {
+				l.reached += r.OutVertices
+			}
+		}
+	case session.RunFinished:
+		l.finished = now
+		l.err = e.Err
+		l.name = e.Name
+		if e.Result != nil {
+			if len(e.Result.Trace.Records) >= len(l.trace.Records) {
+				l.trace = e.Result.Trace
+			}
+			l.took = e.Result.Summary.Time
+		}
+		m.refresh()
+	}
+}
+
+// progress returns the fraction of the graph reached by a traversal, and whether it is known.
+func (l *liveRun) progress() (float64, bool) {
+	if l.vertices == 0 || !l.alg.Traversal() {
+		return 0, false
+	}
+	return min(1, float64(l.reached)/float64(l.vertices)), true
+}

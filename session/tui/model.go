@@ -1,0 +1,291 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/session"
+)
+
+// Session is what the TUI needs of a session; *session.Session implements it.
+type Session interface {
+	Exec(ctx context.Context, line string) error
+	Complete(line string) []string
+	Graphs() []session.GraphEntry
+	Results() []session.ResultEntry
+	Settings() (engineName string, sched engine.Schedule)
+	Set(knob, value string) error
+	LastAlgorithm() engine.Algorithm
+}
+
+var _ Session = (*session.Session)(nil)
+
+// state says which part of the screen has the keys.
+type state int
+
+const (
+	stateInput    state = iota // typing commands
+	stateSchedule              // the schedule panel
+	statePager                 // a trace or compare table fills the main area
+	stateHelp                  // the key help
+)
+
+func (s state) String() string {
+	return [...]string{"input", "schedule", "pager", "help"}[s]
+}
+
+// maxTranscript is how many lines of output the transcript keeps.
+const maxTranscript = 5000
+
+type model struct {
+	ctx  context.Context
+	s    Session
+	feed *Feed // nil: the session was not created with a feed
+	now  func() time.Time
+
+	width, height int
+	state         state
+
+	input       textinput.Model
+	history     []string
+	histPos     int    // index into history while browsing; len(history) when not
+	draft       string // what was typed before browsing history
+	completions []string
+
+	transcript []string // output lines, the last one possibly unfinished
+	out        viewport.Model
+	cmdStart   int // transcript line where the running command's output starts
+
+	pager      viewport.Model
+	pagerTitle string
+
+	running     bool
+	runningLine string
+	cancel      context.CancelFunc
+	cancelled   bool
+
+	live    liveRun
+	sched   schedPanel
+	graphs  []session.GraphEntry
+	results []session.ResultEntry
+
+	status string // one line: hints and errors
+}
+
+// Messages.
+type (
+	// execDoneMsg says a command line finished.
+	execDoneMsg struct {
+		line string
+		err  error
+	}
+	// tickMsg redraws the elapsed time of a running command.
+	tickMsg time.Time
+)
+
+func newModel(ctx context.Context, s Session, feed *Feed) *model {
+	in := textinput.New()
+	in.Prompt = "› "
+	in.Placeholder = "type a command (help, run bfs, ...)"
+	in.SetVirtualCursor(false)
+	in.Focus()
+	m := &model{
+		ctx: ctx, s: s, feed: feed, now: time.Now,
+		width: 100, height: 30,
+		input: in,
+		out:   viewport.New(),
+		pager: viewport.New(),
+	}
+	m.refresh()
+	m.appendOutput(welcome)
+	if feed == nil {
+		m.status = "output and live charts are off: the session was not created with tui.NewFeed (see package doc)"
+	}
+	m.layout()
+	return m
+}
+
+const welcome = "gworkbench: type a command and press Enter. Try: help · graphs · run bfs · trace last\n" +
+	"Ctrl+S opens the schedule panel, ? shows the keys, q or Ctrl+D quits.\n"
+
+func (m *model) Init() tea.Cmd {
+	if m.feed == nil {
+		return nil
+	}
+	return m.feed.wait()
+}
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case feedMsg:
+		m.applyFeed(msg.items)
+		return m, m.feed.wait()
+	case execDoneMsg:
+		return m, m.finishExec(msg)
+	case tickMsg:
+		if m.running {
+			return m, tick()
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseWheelMsg:
+		m.scroll(msg.Mouse().Button == tea.MouseWheelUp, 3)
+		return m, nil
+	case tea.PasteMsg:
+		if m.state == stateInput {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// applyFeed folds queued output and events into the model, in order.
+func (m *model) applyFeed(items []any) {
+	if len(items) == 0 {
+		return
+	}
+	now := m.now()
+	for _, it := range items {
+		switch it := it.(type) {
+		case outputChunk:
+			m.appendOutput(string(it))
+		default:
+			m.applyEvent(it, now)
+		}
+	}
+}
+
+// submit runs a command line off the UI goroutine.
+func (m *model) submit(line string) tea.Cmd {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return nil
+	}
+	if len(m.history) == 0 || m.history[len(m.history)-1] != line {
+		m.history = append(m.history, line)
+	}
+	m.histPos = len(m.history)
+	m.completions = nil
+	if m.running {
+		m.status = "a command is running: wait for it, or Ctrl+C to cancel it"
+		return nil
+	}
+	m.input.Reset()
+	m.status = ""
+	m.endLine()
+	m.appendOutput(cmdStyle.Render("› "+line) + "\n")
+	m.cmdStart = len(m.transcript) - 1
+	m.out.GotoBottom()
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.running, m.runningLine, m.cancel, m.cancelled = true, line, cancel, false
+	m.live.runs = 0
+	s := m.s
+	return tea.Batch(func() tea.Msg {
+		return execDoneMsg{line: line, err: s.Exec(ctx, line)}
+	}, tick())
+}
+
+// finishExec shows a finished command's last output and its error, if any.
+func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
+	if m.feed != nil {
+		m.applyFeed(m.feed.drain())
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.running, m.cancel = false, nil
+	if m.live.running() {
+		m.live.finished = m.now()
+	}
+	if errors.Is(msg.err, session.ErrQuit) {
+		return tea.Quit
+	}
+	if msg.err != nil {
+		m.endLine()
+		m.appendOutput(errStyle.Render("error: "+msg.err.Error()) + "\n")
+	}
+	m.refresh()
+	// trace, compare and sweep tables open in the pager when they do not fit.
+	word := strings.ToLower(strings.Fields(msg.line + " x")[0])
+	if msg.err == nil && (word == "trace" || word == "compare" || word == "sweep") {
+		body := strings.Join(m.transcript[min(m.cmdStart+1, len(m.transcript)):], "\n")
+		if strings.Count(body, "\n") > m.out.Height()-2 {
+			m.openPager(msg.line, body)
+		}
+	}
+	return nil
+}
+
+// refresh reads the session's graphs, results and settings.
+func (m *model) refresh() {
+	m.graphs = m.s.Graphs()
+	m.results = m.s.Results()
+	m.sched.load(m.s)
+}
+
+// appendOutput adds text to the transcript, continuing an unfinished last line.
+func (m *model) appendOutput(text string) {
+	if text == "" {
+		return
+	}
+	follow := m.out.AtBottom() || m.out.TotalLineCount() <= m.out.Height()
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if n := len(m.transcript); n > 0 {
+		m.transcript[n-1] += lines[0]
+		lines = lines[1:]
+	}
+	m.transcript = append(m.transcript, lines...)
+	if over := len(m.transcript) - maxTranscript; over > 0 {
+		m.transcript = append(m.transcript[:0], m.transcript[over:]...)
+		m.cmdStart = max(0, m.cmdStart-over)
+	}
+	m.out.SetContentLines(m.transcript)
+	if follow {
+		m.out.GotoBottom()
+	}
+}
+
+// endLine makes sure the next output starts on a line of its own.
+func (m *model) endLine() {
+	if n := len(m.transcript); n > 0 && m.transcript[n-1] != "" {
+		m.appendOutput("\n")
+	}
+}
+
+func (m *model) openPager(title, body string) {
+	m.pagerTitle = title
+	m.pager.SetContent(body)
+	m.pager.GotoTop()
+	m.state = statePager
+	m.layout()
+}
+
+func (m *model) scroll(up bool, n int) {
+	vp := &m.out
+	if m.state == statePager {
+		vp = &m.pager
+	}
+	if up {
+		vp.ScrollUp(n)
+	} else {
+		vp.ScrollDown(n)
+	}
+}

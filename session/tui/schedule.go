@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// schedPanel lists the knobs that apply to the current algorithm on the current engine.
+// It reads the session's settings each time it is shown or a command finishes, so a typed
+// `set` and the panel never disagree.
+type schedPanel struct {
+	alg        engine.Algorithm
+	engineName string
+	sched      engine.Schedule
+	rows       []schedRow
+	cursor     int
+}
+
+type schedRow struct {
+	name   string
+	values []string // the values offered; the current one is always among them
+	doc    string
+}
+
+// numberChoices are the values offered for numeric knobs (the user can type any other).
+var numberChoices = map[string][]string{
+	"alpha":     {"15", "1", "2", "5", "10", "20", "30", "50", "100"},
+	"beta":      {"18", "2", "6", "12", "24", "48", "96"},
+	"threshold": {"0.6", "0.01", "0.05", "0.1", "0.2", "0.4", "0.8"},
+	"delta":     {"auto", "1", "2", "4", "8", "16", "32", "64", "128", "256"},
+	"blocking":  {"off", "1024", "4096", "16384", "65536"},
+	"workers":   {"all", "1", "2", "4", "8", "16", "32"},
+	"chunk":     {"auto", "64", "256", "1024", "4096", "16384"},
+}
+
+type getter interface {
+	Settings() (string, engine.Schedule)
+	LastAlgorithm() engine.Algorithm
+}
+
+func (p *schedPanel) load(s getter) {
+	p.engineName, p.sched = s.Settings()
+	p.alg = s.LastAlgorithm()
+	if p.alg == "" {
+		p.alg = engine.BFS
+	}
+	sel := ""
+	if p.cursor < len(p.rows) {
+		sel = p.rows[p.cursor].name
+	}
+	p.rows = p.rows[:0]
+	p.rows = append(p.rows, schedRow{name: "engine", values: engine.Engines(), doc: "which engine runs: " + strings.Join(engine.Engines(), ", ")})
+	for _, k := range engine.Knobs() {
+		if !k.AppliesTo(p.alg, p.engineName) {
+			continue
+		}
+		vals := k.Values
+		if vals == nil {
+			vals = numberChoices[k.Name]
+		}
+		vals = slices.Clone(vals)
+		if cur := p.sched.Get(k.Name); !slices.Contains(vals, cur) {
+			vals = append(vals, cur)
+		}
+		sortNumeric(vals)
+		p.rows = append(p.rows, schedRow{name: k.Name, values: vals, doc: k.Doc + " (" + k.Source + ")"})
+	}
+	p.cursor = 0
+	for i, r := range p.rows {
+		if r.name == sel {
+			p.cursor = i
+		}
+	}
+}
+
+// sortNumeric orders a numeric knob's values, keeping a leading word (auto, all, off) first.
+func sortNumeric(vals []string) {
+	first := 0
+	if _, err := strconv.ParseFloat(vals[0], 64); err != nil {
+		first = 1
+	}
+	for _, v := range vals[first:] {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return
+		}
+	}
+	slices.SortFunc(vals[first:], func(a, b string) int {
+		x, _ := strconv.ParseFloat(a, 64)
+		y, _ := strconv.ParseFloat(b, 64)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+}
+
+func (p *schedPanel) current(r schedRow) string {
+	if r.name == "engine" {
+		return p.engineName
+	}
+	return p.sched.Get(r.name)
+}
+
+// check says why value would be invalid for the row's knob in the current combination
+// ("" when it is valid).
+func (p *schedPanel) check(r schedRow, value string) string {
+	eng, s := p.engineName, p.sched
+	if r.name == "engine" {
+		eng = value
+	} else if err := s.Set(r.name, value); err != nil {
+		return err.Error()
+	}
+	if err := s.Validate(p.alg, eng); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+func (m *model) scheduleKey(key string) tea.Cmd {
+	p := &m.sched
+	switch key {
+	case "esc", "q":
+		m.state = stateInput
+		m.layout()
+	case "up", "k":
+		p.cursor = max(0, p.cursor-1)
+	case "down", "j":
+		p.cursor = min(len(p.rows)-1, p.cursor+1)
+	case "left", "h":
+		m.stepKnob(-1)
+	case "right", "l":
+		m.stepKnob(+1)
+	case "enter":
+		m.state = stateInput
+		m.layout()
+		return m.submit("run " + string(p.alg))
+	case "?":
+		m.state = stateHelp
+		m.layout()
+	}
+	return nil
+}
+
+// stepKnob moves the selected knob to the next value that is valid in this combination (or
+// the next value at all when none is), through the session, as `set` does.
+func (m *model) stepKnob(dir int) {
+	p := &m.sched
+	if p.cursor >= len(p.rows) {
+		return
+	}
+	r := p.rows[p.cursor]
+	cur := slices.Index(r.values, p.current(r))
+	next := -1
+	for i := 1; i < len(r.values); i++ {
+		j := cur + dir*i
+		if j < 0 || j >= len(r.values) {
+			break
+		}
+		if p.check(r, r.values[j]) == "" {
+			next = j
+			break
+		}
+	}
+	if next < 0 {
+		if j := cur + dir; j >= 0 && j < len(r.values) {
+			next = j
+		} else {
+			return
+		}
+	}
+	v := r.values[next]
+	if err := m.s.Set(r.name, v); err != nil {
+		m.status = err.Error()
+		return
+	}
+	m.endLine()
+	m.appendOutput(dimStyle.Render(fmt.Sprintf("set %s=%s", r.name, v)) + "\n")
+	m.refresh()
+}
+
+// view renders the panel in w x h cells.
+func (p *schedPanel) view(w, h int, running bool) string {
+	var b strings.Builder
+	b.WriteString(panelTitle.Render(fmt.Sprintf("schedule · %s on %s", p.alg, p.engineName)) + "\n")
+	nameW := 0
+	for _, r := range p.rows {
+		nameW = max(nameW, len(r.name))
+	}
+	lines := 1
+	for i, r := range p.rows {
+		cur := p.current(r)
+		mark := "  "
+		if i == p.cursor {
+			mark = keyStyle.Render("▸ ")
+		}
+		var vals string
+		if i == p.cursor {
+			parts := make([]string, len(r.values))
+			for j, v := range r.values {
+				switch {
+				case v == cur:
+					parts[j] = selStyle.Render(v)
+				case p.check(r, v) != "":
+					parts[j] = invalidStyle.Render(v)
+				default:
+					parts[j] = v
+				}
+			}
+			vals = strings.Join(parts, " ")
+		} else {
+			vals = cur
+			if p.check(r, cur) != "" {
+				vals = errStyle.Render(cur)
+			}
+		}
+		b.WriteString(ansi.Truncate(mark+fmt.Sprintf("%-*s ", nameW, r.name)+vals, w, "…") + "\n")
+		lines++
+	}
+	// The selected knob's doc, why its dimmed values are invalid, and the schedule's state.
+	var notes []string
+	if p.cursor < len(p.rows) {
+		r := p.rows[p.cursor]
+		notes = append(notes, dimStyle.Render(r.doc))
+		for _, v := range r.values {
+			if why := p.check(r, v); why != "" && v != p.current(r) {
+				notes = append(notes, invalidStyle.UnsetStrikethrough().Render(v+": "+why))
+			}
+		}
+	}
+	if err := p.sched.Validate(p.alg, p.engineName); err != nil {
+		notes = append(notes, errStyle.Render("⚠ "+err.Error()))
+	} else {
+		notes = append(notes, okStyle.Render("✓ valid: ")+p.sched.Relevant(p.alg, p.engineName))
+	}
+	hint := "↑↓ knob  ←→ value  Enter run " + string(p.alg) + "  Esc close"
+	if running {
+		hint = "↑↓ knob  ←→ value  (a command is running)  Esc close"
+	}
+	notes = append(notes, keyStyle.Render(hint))
+	b.WriteString("\n")
+	lines++
+	for _, n := range notes {
+		for _, l := range strings.Split(wrap(n, w), "\n") {
+			if lines >= h {
+				break
+			}
+			b.WriteString(l + "\n")
+			lines++
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func wrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wordwrap(s, w, " ")
+}
