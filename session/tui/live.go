@@ -21,7 +21,7 @@ type liveRun struct {
 	finished   time.Time // zero while running
 	name       string    // the result's name once finished
 	err        error
-	runs       int // runs started by the current command (compare, sweep, repeat)
+	runs       int           // runs started by the current command (compare, sweep, repeat)
 	took       time.Duration // the engine's own time for the run, once finished
 }
 
