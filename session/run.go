@@ -304,7 +304,10 @@ func runErr(sp runSpec, err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s on %s stopped: %w", sp.alg, sp.graphName, err)
 	case errors.Is(err, engine.ErrUnsupported):
-		return fmt.Errorf("%s on the %s engine: %w", sp.alg, sp.engineName, trimPkg(err))
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, sp.engineName+": ")
+		msg = strings.TrimPrefix(msg, string(sp.alg)+": ")
+		return &wrapped{fmt.Sprintf("%s on the %s engine: %s", sp.alg, sp.engineName, msg), err}
 	}
 	return fmt.Errorf("%s: %w", sp.alg, trimPkg(err))
 }

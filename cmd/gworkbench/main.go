@@ -1,23 +1,171 @@
 // Command gworkbench is a terminal workbench for exploring how graph algorithms execute on GPUs
 // and CPUs.
+//
+// Usage:
+//
+//	gworkbench                     the full-screen workbench on a terminal (--plain: a line REPL)
+//	gworkbench FILE.gw ...         run scripts; stop at the first error with FILE:LINE
+//	gworkbench -e 'cmd; cmd'       run commands and exit
+//	cmds | gworkbench              run the commands on standard input
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+
+	"golang.org/x/term"
 
 	_ "github.com/gworkbench/gworkbench/engine/cpu"
 	_ "github.com/gworkbench/gworkbench/engine/gpu"
 	_ "github.com/gworkbench/gworkbench/engine/ref"
-	"github.com/gworkbench/gworkbench/loader"
+	"github.com/gworkbench/gworkbench/session"
 )
 
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailed    = 1   // a command failed
+	exitUsage     = 2   // bad flags
+	exitInterrupt = 130 // Ctrl-C in a script
+)
+
+type config struct {
+	plain     bool
+	exprs     []string
+	keepGoing bool
+	format    string
+	noDemo    bool
+	files     []string
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, "; ") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
 func main() {
-	g, err := loader.Demo()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gworkbench:", err)
-		os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
+	var c config
+	fs := flag.NewFlagSet("gworkbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&c.plain, "plain", false, "use the line REPL instead of the full-screen workbench")
+	fs.Var((*multiFlag)(&c.exprs), "e", "run these commands (';' separates) and exit; may be repeated")
+	fs.BoolVar(&c.keepGoing, "keep-going", false, "in scripts, report a failing line and go on")
+	fs.StringVar(&c.format, "format", "text", "how run, compare and sweep report: text or json")
+	fs.BoolVar(&c.noDemo, "no-demo", false, "start without the embedded demo graph")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: gworkbench [flags] [FILE.gw ...]\n\n"+
+			"  gworkbench                the workbench on a terminal (--plain: a line REPL)\n"+
+			"  gworkbench FILE.gw ...    run scripts, stop at the first error (FILE:LINE: message)\n"+
+			"  gworkbench -e 'cmd; cmd'  run commands and exit\n"+
+			"  cmds | gworkbench         run the commands on standard input\n\nflags:\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nType help inside the workbench for the commands.\n")
 	}
-	p := g.Properties()
-	fmt.Printf("demo: %d vertices, %d edges, directed=%v, max degree %d\n", p.Vertices, p.Edges, g.Directed, p.MaxDegree)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if c.format != "text" && c.format != "json" {
+		fmt.Fprintf(stderr, "gworkbench: --format=%s: want text or json\n", c.format)
+		return exitUsage
+	}
+	c.files = fs.Args()
+
+	outTTY := term.IsTerminal(int(stdout.Fd()))
+	inTTY := term.IsTerminal(int(stdin.Fd()))
+	opts := session.Options{
+		Out:         stdout,
+		Color:       outTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
+		Format:      c.format,
+		Interactive: outTTY,
+	}
+	if outTTY {
+		if w, _, err := term.GetSize(int(stdout.Fd())); err == nil {
+			opts.Width = w
+		}
+	}
+
+	interactive := len(c.exprs) == 0 && len(c.files) == 0 && inTTY
+	if interactive && !c.plain && outTTY {
+		if code, ok := runTUI(c, opts, stderr); ok {
+			return code
+		}
+	}
+	s := session.New(opts)
+	if !c.noDemo {
+		if err := s.LoadDemo(); err != nil {
+			fmt.Fprintf(stderr, "gworkbench: the demo graph: %v\n", err)
+		}
+	}
+	if interactive {
+		if outTTY {
+			fmt.Fprintln(stdout, "gworkbench: the demo graph is loaded; type help for the commands, Tab to complete, Ctrl-D to quit.")
+		}
+		r := &session.REPL{S: s, Stdin: stdin, Stdout: stdout}
+		if err := r.Run(context.Background()); err != nil {
+			fmt.Fprintf(stderr, "gworkbench: %v\n", err)
+			return exitFailed
+		}
+		return exitOK
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	status := exitOK
+	script := func(name string, r io.Reader) bool {
+		err := session.RunScript(ctx, s, name, r, stderr, c.keepGoing)
+		switch {
+		case err == nil:
+			return true
+		case ctx.Err() != nil:
+			fmt.Fprintln(stderr, "gworkbench: interrupted")
+			status = exitInterrupt
+			return false
+		}
+		status = exitFailed
+		return c.keepGoing
+	}
+	for _, e := range c.exprs {
+		if !script("-e", strings.NewReader(e)) {
+			return status
+		}
+	}
+	for _, f := range c.files {
+		if f == "-" {
+			if !script("stdin", stdin) {
+				return status
+			}
+			continue
+		}
+		fh, err := os.Open(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "gworkbench: %v\n", err)
+			status = exitFailed
+			if !c.keepGoing {
+				return status
+			}
+			continue
+		}
+		ok := script(f, fh)
+		fh.Close()
+		if !ok {
+			return status
+		}
+	}
+	if len(c.exprs) == 0 && len(c.files) == 0 {
+		script("stdin", stdin)
+	}
+	return status
 }
