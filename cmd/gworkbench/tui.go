@@ -1,13 +1,27 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 
 	"github.com/gworkbench/gworkbench/session"
+	"github.com/gworkbench/gworkbench/session/tui"
 )
 
-// runTUI starts the full-screen workbench; ok is false when this binary has none, and the
-// caller falls back to the line REPL.
+// runTUI starts the full-screen workbench on the demo graph. ok is false when it could not
+// start, and the caller falls back to the line REPL.
 func runTUI(c config, opts session.Options, stderr io.Writer) (code int, ok bool) {
-	return 0, false
+	feed := tui.NewFeed()
+	s := session.New(feed.Options(opts))
+	if !c.noDemo {
+		if err := s.LoadDemo(); err != nil {
+			fmt.Fprintf(stderr, "gworkbench: the demo graph: %v\n", err)
+		}
+	}
+	if err := tui.Run(context.Background(), s, tui.WithFeed(feed)); err != nil {
+		fmt.Fprintf(stderr, "gworkbench: %v\n", err)
+		return exitFailed, true
+	}
+	return exitOK, true
 }
