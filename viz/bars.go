@@ -172,14 +172,21 @@ func yAxis(sc scaler, h, w int) []string {
 	return labels
 }
 
-// xAxis draws the axis line under the bars with iteration numbers written into it.
+// xAxis draws the axis line under the bars with iteration numbers written into it, at round
+// multiples (1, 2, 5, 10, 20, 50 ...) about ten cells apart.
 func xAxis(cols []column, lay layout, plotW int) string {
 	plotW = min(plotW, len(cols)*lay.colW+4)
 	line := []rune(strings.Repeat("─", plotW))
+	step := niceStep(float64(10*lay.perCol) / float64(lay.colW))
 	next := 0
 	for i, c := range cols {
+		// The first multiple of step this column covers.
+		k := (c.first + step - 1) / step * step
+		if k > c.last {
+			continue
+		}
 		x := i * lay.colW
-		lbl := []rune(itoa(c.first))
+		lbl := []rune(itoa(k))
 		if x < next || x+len(lbl) > plotW {
 			continue
 		}
@@ -187,6 +194,19 @@ func xAxis(cols []column, lay layout, plotW int) string {
 		next = x + len(lbl) + 2
 	}
 	return string(line)
+}
+
+// niceStep returns the smallest of 1, 2, 5, 10, 20, 50 ... that is at least x.
+func niceStep(x float64) int {
+	step := 1
+	for {
+		for _, f := range []int{1, 2, 5} {
+			if float64(step*f) >= x {
+				return step * f
+			}
+		}
+		step *= 10
+	}
 }
 
 func itoa(i int) string {

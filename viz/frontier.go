@@ -28,7 +28,7 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 		func(r engine.Record) float64 { return float64(r.EdgesScanned) })
 
 	var b strings.Builder
-	title := "frontier · vertices in per iteration"
+	title := "frontier (vertices)"
 	if o.Log {
 		title += " (log)"
 	}
@@ -36,7 +36,9 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	case len(its) == 0:
 		title += " · no iterations yet"
 	case lay.perCol > 1:
-		title += fmt.Sprintf(" · %d iterations, %d per column", len(its), lay.perCol)
+		title += fmt.Sprintf(" · %d iterations, %d per bar", len(its), lay.perCol)
+	case len(its) == 1:
+		title += " · 1 iteration"
 	default:
 		title += fmt.Sprintf(" · %d iterations", len(its))
 	}
@@ -75,16 +77,25 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 		hasEdges = hasEdges || c.e > 0
 	}
 
-	// Share the height: title, axis and direction strip are fixed; then bars, edges, notes.
-	fixed := 3
-	if len(notes) > 0 {
-		fixed++
+	// Share the height. Title, axis and one row of bars always; then, while there is room,
+	// the direction strip, the switch letters, the edges series and the switch notes; the
+	// bars get the rest.
+	rest := h - 3
+	showStrip := rest >= 2
+	if showStrip {
+		rest--
+	}
+	showMarks := len(notes) > 0 && rest >= 2
+	if showMarks {
+		rest--
 	}
 	edgeH := 0
-	if hasEdges {
+	if hasEdges && rest >= 4 {
 		edgeH = max(1, h/6)
+		rest -= edgeH
 	}
-	noteH := min(len(notes), max(0, h-fixed-edgeH-4))
+	noteH := min(len(notes), max(0, rest-3))
+	barH := 1 + rest - noteH
 	if noteH < len(notes) {
 		// Too many to letter: mark the columns with a tick and list the first ones.
 		for i := range cols {
@@ -96,13 +107,8 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 			notes[i].letter = '▾'
 		}
 	}
-	barH := h - fixed - edgeH - noteH
-	if barH < 2 && edgeH > 0 {
-		edgeH, barH = 0, barH+edgeH
-	}
-	barH = max(barH, 1)
 
-	if len(notes) > 0 {
+	if showMarks {
 		row := cellRow{color: o.Color}
 		row.put(nil, strings.Repeat(" ", axisW+1))
 		for _, c := range cols {
@@ -126,17 +132,9 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	b.WriteString(paint(o.Color, axisStyle, strings.Repeat(" ", axisW)+"└"+xAxis(cols, lay, plotW)))
 	b.WriteByte('\n')
 
-	strip := cellRow{color: o.Color}
-	strip.put(&axisStyle, padLeft("dir", axisW)+" ")
-	for _, c := range cols {
-		strip.put(c.style(), strings.Repeat(c.dirGlyph(), lay.barW))
-		if lay.colW > lay.barW {
-			strip.put(nil, strings.Repeat(" ", lay.colW-lay.barW))
-		}
+	if showStrip {
+		writeStrip(&b, cols, lay, o.Color)
 	}
-	b.WriteString(strings.TrimRight(strip.String(), " "))
-	b.WriteByte('\n')
-
 	if edgeH > 0 {
 		esc := scaler{log: o.Log}
 		for _, c := range cols {
@@ -159,13 +157,29 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 
 	for i, n := range notes[:noteH] {
 		text := paint(o.Color, markStyle, string(n.letter)) + " it " + itoa(n.iter) + "  " + describeMark(n.rec)
-		if i == noteH-1 && noteH < len(notes) {
+		if noteH == 1 && len(notes) > 1 {
+			text = fmt.Sprintf("▾ %d switches and phases (the trace lists them all)", len(notes))
+		} else if i == noteH-1 && noteH < len(notes) {
 			text = fmt.Sprintf("… and %d more (the trace lists them all)", len(notes)-noteH+1)
 		}
 		b.WriteString(fit(strings.Repeat(" ", axisW+1)+text, w))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// writeStrip writes the direction of every column: > push, < pull, ~ both.
+func writeStrip(b *strings.Builder, cols []column, lay layout, color bool) {
+	strip := cellRow{color: color}
+	strip.put(&axisStyle, padLeft("dir", axisW)+" ")
+	for _, c := range cols {
+		strip.put(c.style(), strings.Repeat(c.dirGlyph(), lay.barW))
+		if lay.colW > lay.barW {
+			strip.put(nil, strings.Repeat(" ", lay.colW-lay.barW))
+		}
+	}
+	b.WriteString(strings.TrimRight(strip.String(), " "))
+	b.WriteByte('\n')
 }
 
 func writeAxisRows(b *strings.Builder, labels, rows []string, color bool) {

@@ -165,15 +165,10 @@ func (m *model) complete() {
 		m.status = "no completions"
 		return
 	}
-	start := strings.LastIndexAny(line, " \t=,") + 1
+	// Candidates replace the last word, as the session splits it.
+	start := strings.LastIndexAny(line, " \t;") + 1
 	word := line[start:]
 	repl := cands
-	// Accept whole-line candidates too.
-	for i, c := range cands {
-		if strings.HasPrefix(c, line) && len(line) > len(word) {
-			repl[i] = c[start:]
-		}
-	}
 	prefix := repl[0]
 	for _, c := range repl[1:] {
 		for !strings.HasPrefix(c, prefix) {
@@ -182,7 +177,7 @@ func (m *model) complete() {
 	}
 	if len(repl) == 1 {
 		prefix = repl[0]
-		if !strings.HasSuffix(prefix, "=") && !strings.HasSuffix(prefix, "/") {
+		if !strings.HasSuffix(prefix, "=") && !strings.HasSuffix(prefix, "/") && !strings.HasSuffix(prefix, ",") {
 			prefix += " "
 		}
 		m.completions = nil
