@@ -51,7 +51,14 @@ func (r *Run) chunkFor(grain int) int {
 // of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
 // when the run is cancelled are skipped: check r.stopped() after forRange returns.
 func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
-	if n <= 0 {
+	r.forRangeThen(n, grain, align, body, nil)
+}
+
+// forRangeThen is forRange with a last step: each worker calls then(w) once it has no more
+// pieces (delta-stepping's bucket fusion and per-worker summaries go there). With then set,
+// every worker runs, even when n is small.
+func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then func(w int)) {
+	if n <= 0 && then == nil {
 		return
 	}
 	chunk := r.chunkFor(grain)
@@ -59,13 +66,19 @@ func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
 		chunk = (chunk + align - 1) / align * align
 	}
 	workers := r.Workers
-	if workers > 1 && n <= chunk {
+	if workers > 1 && n <= chunk && then == nil {
 		workers = 1 // too little work to share
+	}
+	done := func(w int) {
+		if then != nil && !r.stopped() {
+			then(w)
+		}
 	}
 	split := r.split()
 	switch split {
 	case engine.Blocked:
 		parallel(workers, func(w int) {
+			defer done(w)
 			lo, hi := w*n/workers, (w+1)*n/workers
 			if align > 1 {
 				lo, hi = roundUp(lo, align, n), roundUp(hi, align, n)
@@ -78,6 +91,7 @@ func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
 		})
 	case engine.Cyclic:
 		parallel(workers, func(w int) {
+			defer done(w)
 			for lo := w * chunk; lo < n && !r.stopped(); lo += workers * chunk {
 				body(w, lo, min(lo+chunk, n))
 			}
@@ -85,6 +99,7 @@ func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
 	default:
 		var next atomic.Int64
 		parallel(workers, func(w int) {
+			defer done(w)
 			for !r.stopped() {
 				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= n {

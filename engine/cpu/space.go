@@ -46,3 +46,13 @@ func init() {
 		engine.Subspace{axis("direction", "push"), axis("driven", "hybrid"), axis("update", "rmw", "rw"), axis("threshold", "auto", "0.05")},
 	)
 }
+
+func init() {
+	registerSpace(engine.SSSP,
+		engine.Subspace{},
+		engine.Subspace{axis("method", "deltastep", "nearfar"), axis("driven", "data"), axis("sync", "async", "sync"),
+			axis("dedup", "none", "atomic"), axis("delta", "auto", "1", "7", "100")},
+		engine.Subspace{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		engine.Subspace{axis("driven", "hybrid"), axis("threshold", "auto", "0.02"), axis("sync", "async", "sync"), axis("dedup", "none", "atomic")},
+	)
+}
