@@ -113,36 +113,38 @@ func (s *Session) candidates(prior []string, last string) []string {
 			return completePath(last)
 		}
 	case "load":
-		if n == 1 || (n == 2 && prior[1] == "=") || (n == 1 && strings.Contains(last, "=")) {
-			if n == 1 {
-				if k, v, ok := strings.Cut(last, "="); ok && k != "" {
-					return prefixAll(k+"=", completePath(v))
-				}
+		if n == 1 || (n == 3 && prior[2] == "=") {
+			if k, v, ok := strings.Cut(last, "="); ok && n == 1 && k != "" {
+				return prefixAll(k+"=", completePath(v))
 			}
 			return completePath(last)
+		}
+		if n == 2 && !strings.ContainsAny(prior[1], "./=~") {
+			return []string{"="}
 		}
 		if k, _, ok := strings.Cut(last, "="); ok {
 			return prefixAll(k+"=", loadValues(k))
 		}
 		return []string{"format=", "directed", "undirected", "base=", "weights=", "selfloops=", "duplicates=", "seed=", "cache="}
 	case "gen":
-		if n == 1 || (n == 2 && prior[1] == "=") {
+		if n == 1 || (n == 3 && prior[2] == "=") {
 			return loader.GeneratorKinds()
 		}
-		kind := prior[n-1]
-		for i, w := range prior {
-			if w == "=" && i+1 < n {
-				kind = prior[i+1]
-			}
-		}
-		if n >= 2 && prior[1] != "=" {
-			kind = prior[1]
+		kind := prior[1]
+		switch {
+		case n >= 4 && prior[2] == "=":
+			kind = prior[3]
+		case strings.Contains(prior[1], "="):
+			_, kind, _ = strings.Cut(prior[1], "=")
 		}
 		if k, _, ok := strings.Cut(last, "="); ok {
 			if k == "weights" {
 				return []string{"weights=uniform:1:255", "weights=uniform:1:100"}
 			}
 			return nil
+		}
+		if n == 2 && prior[1] != "=" && !strings.Contains(prior[1], "=") && !slices.Contains(loader.GeneratorKinds(), prior[1]) {
+			return []string{"="}
 		}
 		return genKeys(kind)
 	case "help":
