@@ -14,6 +14,9 @@ func newBitmap(n int) bitmap { return make(bitmap, (n+63)/64) }
 
 func (b bitmap) has(v uint32) bool { return b[v>>6]&(1<<(v&63)) != 0 }
 
+// load reads v's bit atomically, for phases where others may be marking.
+func (b bitmap) load(v uint32) bool { return atomic.LoadUint64(&b[v>>6])&(1<<(v&63)) != 0 }
+
 // set marks v atomically.
 func (b bitmap) set(v uint32) { atomic.OrUint64(&b[v>>6], 1<<(v&63)) }
 

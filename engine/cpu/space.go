@@ -56,3 +56,16 @@ func init() {
 		engine.Subspace{axis("driven", "hybrid"), axis("threshold", "auto", "0.02"), axis("sync", "async", "sync"), axis("dedup", "none", "atomic")},
 	)
 }
+
+func init() {
+	registerSpace(engine.CC,
+		engine.Subspace{},
+		engine.Subspace{axis("method", "afforest")},
+		engine.Subspace{axis("method", "sv"), axis("update", "rmw", "rw")},
+		engine.Subspace{axis("method", "labelprop"), axis("direction", "push"), axis("driven", "data", "hybrid"),
+			axis("dedup", "none", "atomic"), axis("sync", "async", "sync")},
+		engine.Subspace{axis("method", "labelprop"), axis("direction", "push", "pull"), axis("driven", "topology"),
+			axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		engine.Subspace{axis("method", "labelprop"), axis("direction", "pull"), axis("driven", "data"), axis("sync", "async", "sync")},
+	)
+}

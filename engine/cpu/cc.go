@@ -1,0 +1,297 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// CC: a component label for every vertex (weakly connected components on a directed graph:
+// arcs are followed both ways). Labels are vertex ids; compare partitions, not labels.
+//
+// The schedule space:
+//
+//   - method=afforest (the default; Sutton et al. [1], GAPBS cc.cc): link each vertex to its
+//     first two neighbours, compress, sample the most frequent label (the giant component),
+//     then link the remaining arcs of every vertex outside it, and compress. Links hook the
+//     higher root under the lower with a CAS.
+//   - method=sv (Shiloach-Vishkin as in GAPBS cc_sv.cc [2]): hook roots over every arc,
+//     pointer-jump, repeat until no hook; update=rmw hooks with a CAS, update=rw with a plain
+//     write (a lost hook is redone by the next sweep).
+//   - method=labelprop: each vertex takes the smallest label around it until none changes;
+//     direction=push (a vertex lowers its neighbours' labels, atomic min) or pull (a vertex
+//     reads its neighbours' labels; only it writes its own); driven=data (a worklist of the
+//     vertices whose label changed, or for pull, the neighbours of those), topology (every
+//     vertex every round) or hybrid; sync=sync double-buffers the labels.
+//
+// [1] Sutton, Ben-Nun, Barak. Optimizing parallel graph connectivity computation via subgraph
+// sampling. IPDPS 2018. [2] Shiloach, Vishkin. An O(log n) parallel connectivity algorithm.
+// J. Algorithms 1982.
+func init() { register(engine.CC, runCC) }
+
+type ccState struct {
+	*Run
+	g, t *graph.CSR // t: in-arcs of a directed graph (nil when undirected)
+	n    int
+	comp []uint32
+	cnt  []counters
+}
+
+func runCC(ctx context.Context, r *Run) error {
+	g := r.G
+	s := &r.Res.Schedule
+	if s.Method == engine.MethodAuto {
+		s.Method = engine.Afforest
+		if s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Sync != engine.SyncAuto ||
+			s.Frontier != engine.FrontierAuto || s.Dedup != engine.DedupAuto {
+			s.Method = engine.LabelProp // label-propagation knobs were set
+		}
+	}
+	c := &ccState{Run: r, g: g, n: g.NumVertices(), cnt: make([]counters, r.Workers)}
+	if g.Directed {
+		c.t = g.Transpose()
+	}
+	c.comp = make([]uint32, c.n)
+	r.forRange(c.n, 1<<14, 1, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c.comp[i] = uint32(i)
+		}
+	})
+	if c.n == 0 {
+		r.Res.Comp = c.comp
+		return nil
+	}
+	var err error
+	switch s.Method {
+	case engine.Afforest:
+		if s.Update == engine.RW {
+			return fmt.Errorf("cpu: cc method=afforest links with a CAS (update=rmw); update=rw is for sv and labelprop: %w", engine.ErrUnsupported)
+		}
+		s.Update = engine.RMW
+		err = c.afforest(ctx)
+	case engine.SV:
+		if s.Update == engine.UpdateAuto {
+			s.Update = engine.RMW
+		}
+		err = c.sv(ctx, s.Update == engine.RMW)
+	default:
+		err = c.labelProp(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	r.Res.Comp = c.comp
+	c.summarize()
+	return r.ctxErr(ctx)
+}
+
+// link hooks the trees of u and v together: the higher root goes under the lower (GAPBS Link).
+func (c *ccState) link(u, v uint32) {
+	comp := c.comp
+	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+	for p1 != p2 {
+		high, low := max(p1, p2), min(p1, p2)
+		pHigh := atomic.LoadUint32(&comp[high])
+		if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+			return
+		}
+		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+		p2 = atomic.LoadUint32(&comp[low])
+	}
+}
+
+// compress points every vertex at its root (pointer jumping).
+func (c *ccState) compress() {
+	comp := c.comp
+	c.forRange(c.n, 1<<14, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			for {
+				p := atomic.LoadUint32(&comp[v])
+				pp := atomic.LoadUint32(&comp[p])
+				if p == pp {
+					break
+				}
+				atomic.StoreUint32(&comp[v], pp)
+			}
+		}
+	})
+}
+
+// sampleFrequent returns the most frequent label among 1024 sampled vertices (GAPBS
+// SampleFrequentElement), and its share of the sample.
+func (c *ccState) sampleFrequent() (uint32, float64) {
+	const samples = 1024
+	counts := make(map[uint32]int, 64)
+	rng := uint64(0x9e3779b97f4a7c15)
+	for i := 0; i < samples; i++ {
+		rng = engine.Mix64(rng + uint64(i))
+		counts[c.comp[rng%uint64(c.n)]]++
+	}
+	best, bestN := uint32(0), -1
+	for l, k := range counts {
+		if k > bestN || k == bestN && l < best {
+			best, bestN = l, k
+		}
+	}
+	return best, float64(bestN) / samples
+}
+
+// afforest is Sutton et al.'s algorithm with two neighbour rounds.
+func (c *ccState) afforest(ctx context.Context) error {
+	const rounds = 2
+	g := c.g
+	off, nb := g.Offsets, g.Neighbors
+	for r := int64(0); r < rounds; r++ {
+		if err := c.ctxErr(ctx); err != nil {
+			return err
+		}
+		start := time.Now()
+		clear(c.cnt)
+		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
+			var scanned int64
+			for u := lo; u < hi; u++ {
+				if off[u]+r < off[u+1] {
+					c.link(uint32(u), nb[off[u]+r])
+					scanned++
+				}
+			}
+			c.cnt[w].a += scanned
+		})
+		c.compress()
+		tot := sumCounters(c.cnt)
+		c.emit(engine.Record{Iter: int(r), Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),
+			InEdges: tot.a, EdgesScanned: tot.a, Time: time.Since(start), Note: fmt.Sprintf("neighbour round %d", r)})
+	}
+	if err := c.ctxErr(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	giant, share := c.sampleFrequent()
+	clear(c.cnt)
+	comp := c.comp
+	t := c.t
+	c.forRange(c.n, 1<<10, 1, func(w, lo, hi int) {
+		var skipped, scanned int64
+		for u := lo; u < hi; u++ {
+			if atomic.LoadUint32(&comp[u]) == giant {
+				skipped++
+				continue
+			}
+			s, e := off[u]+rounds, off[u+1]
+			for i := s; i < e; i++ {
+				c.link(uint32(u), nb[i])
+			}
+			scanned += max(0, e-s)
+			if t != nil {
+				// A directed graph: u's in-arcs from the giant component are not
+				// scanned from their tails, so scan them here.
+				for _, v := range t.Neighbors[t.Offsets[u]:t.Offsets[u+1]] {
+					c.link(uint32(u), v)
+				}
+				scanned += t.Offsets[u+1] - t.Offsets[u]
+			}
+		}
+		c.cnt[w].a += scanned
+		c.cnt[w].b += skipped
+	})
+	if c.stopped() {
+		return c.ctxErr(ctx)
+	}
+	c.compress()
+	tot := sumCounters(c.cnt)
+	c.emit(engine.Record{Iter: rounds, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n) - tot.b,
+		InEdges: tot.a, EdgesScanned: tot.a, Time: time.Since(start),
+		Note: fmt.Sprintf("final links; skipped the sampled giant component (label %d, %.0f%% of the sample, %d vertices)", giant, 100*share, tot.b)})
+	return nil
+}
+
+// sv is Shiloach-Vishkin: hook over every arc, pointer-jump, until no hook happens.
+func (c *ccState) sv(ctx context.Context, rmw bool) error {
+	g := c.g
+	comp := c.comp
+	for iter := 0; ; iter++ {
+		if err := c.ctxErr(ctx); err != nil {
+			return err
+		}
+		start := time.Now()
+		clear(c.cnt)
+		c.forRange(c.n, 1<<10, 1, func(w, lo, hi int) {
+			var hooks int64
+			for u := lo; u < hi; u++ {
+				for _, v := range g.Neighbors[g.Offsets[u]:g.Offsets[u+1]] {
+					cu, cv := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+					if cu == cv {
+						continue
+					}
+					high, low := max(cu, cv), min(cu, cv)
+					if atomic.LoadUint32(&comp[high]) != high {
+						continue // not a root (any more)
+					}
+					if rmw {
+						if atomic.CompareAndSwapUint32(&comp[high], high, low) {
+							hooks++
+						}
+					} else {
+						atomic.StoreUint32(&comp[high], low)
+						hooks++
+					}
+				}
+			}
+			c.cnt[w].a += hooks
+		})
+		if c.stopped() {
+			return c.ctxErr(ctx)
+		}
+		c.compress()
+		hooks := sumCounters(c.cnt).a
+		c.emit(engine.Record{Iter: iter, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),
+			InEdges: g.NumArcs(), EdgesScanned: g.NumArcs(), OutVertices: hooks, Time: time.Since(start),
+			Note: fmt.Sprintf("%d hooks, then pointer jumping", hooks)})
+		if hooks == 0 {
+			return nil
+		}
+	}
+}
+
+// summarize fills the component count and the largest component's size. Roots are the
+// vertices labelled with themselves (every method ends with each vertex on its root). The
+// sampled giant label is counted per worker; the rest with atomic adds on a count array.
+func (c *ccState) summarize() {
+	comp := c.comp
+	giant, _ := c.sampleFrequent()
+	counts := make([]int32, c.n)
+	clear(c.cnt)
+	c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+		var roots, inGiant, singles int64
+		for v := lo; v < hi; v++ {
+			l := comp[v]
+			if l == uint32(v) {
+				roots++
+			}
+			switch {
+			case l == giant:
+				inGiant++
+			case l == uint32(v) && !c.g.Directed && c.g.Offsets[v] == c.g.Offsets[v+1]:
+				singles++ // isolated
+			default:
+				atomic.AddInt32(&counts[l], 1)
+			}
+		}
+		c.cnt[w].a += roots
+		c.cnt[w].b += inGiant
+		c.cnt[w].c += singles
+	})
+	tot := sumCounters(c.cnt)
+	largest := tot.b
+	if tot.c > 0 {
+		largest = max(largest, 1)
+	}
+	for _, k := range counts {
+		largest = max(largest, int64(k))
+	}
+	c.Res.Summary.Components, c.Res.Summary.LargestComp = tot.a, largest
+}
