@@ -56,7 +56,11 @@ func (p *schedPanel) load(s getter) {
 		sel = p.rows[p.cursor].name
 	}
 	p.rows = p.rows[:0]
-	p.rows = append(p.rows, schedRow{name: "engine", values: engine.Engines(), doc: "which engine runs: " + strings.Join(engine.Engines(), ", ")})
+	engines := engine.Engines()
+	if !slices.Contains(engines, p.engineName) {
+		engines = append(engines, p.engineName)
+	}
+	p.rows = append(p.rows, schedRow{name: "engine", values: engines, doc: "which engine runs the algorithm"})
 	for _, k := range engine.Knobs() {
 		if !k.AppliesTo(p.alg, p.engineName) {
 			continue
@@ -115,15 +119,28 @@ func (p *schedPanel) current(r schedRow) string {
 // ("" when it is valid).
 func (p *schedPanel) check(r schedRow, value string) string {
 	eng, s := p.engineName, p.sched
-	if r.name == "engine" {
+	switch {
+	case value == p.current(r):
+	case r.name == "engine":
 		eng = value
-	} else if err := s.Set(r.name, value); err != nil {
-		return err.Error()
+	default:
+		if err := s.Set(r.name, setValue(r.name, value)); err != nil {
+			return err.Error()
+		}
 	}
 	if err := s.Validate(p.alg, eng); err != nil {
 		return err.Error()
 	}
 	return ""
+}
+
+// setValue is the value to set for a knob shown as v: a knob's default is set as "auto", so
+// that choosing alpha=15 (the default) leaves alpha unset rather than pinned.
+func setValue(knob, v string) string {
+	if k, ok := engine.LookupKnob(knob); ok && k.Values == nil && v == k.Default {
+		return "auto"
+	}
+	return v
 }
 
 func (m *model) scheduleKey(key string) tea.Cmd {
@@ -179,7 +196,7 @@ func (m *model) stepKnob(dir int) {
 		}
 	}
 	v := r.values[next]
-	if err := m.s.Set(r.name, v); err != nil {
+	if err := m.s.Set(r.name, setValue(r.name, v)); err != nil {
 		m.status = err.Error()
 		return
 	}
@@ -240,7 +257,7 @@ func (p *schedPanel) view(w, h int, running bool) string {
 	if err := p.sched.Validate(p.alg, p.engineName); err != nil {
 		notes = append(notes, errStyle.Render("⚠ "+err.Error()))
 	} else {
-		notes = append(notes, okStyle.Render("✓ valid: ")+p.sched.Relevant(p.alg, p.engineName))
+		notes = append(notes, okStyle.Render(fmt.Sprintf("✓ a valid schedule for %s on %s", p.alg, p.engineName)))
 	}
 	hint := "↑↓ knob  ←→ value  Enter run " + string(p.alg) + "  Esc close"
 	if running {

@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// probe wraps the model so that a test can read the screen on the UI goroutine.
+type probe struct{ m *model }
+
+type probeMsg struct{ screen chan string }
+
+func (p probe) Init() tea.Cmd { return p.m.Init() }
+func (p probe) View() tea.View {
+	return p.m.View()
+}
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if q, ok := msg.(probeMsg); ok {
+		q.screen <- asciiScreen(p.m.View().Content)
+		return p, nil
+	}
+	_, cmd := p.m.Update(msg)
+	return p, cmd
+}
+
+// asciiScreen renders content as the Ascii colour profile does: no colours, attributes kept.
+func asciiScreen(content string) string {
+	var b bytes.Buffer
+	w := &colorprofile.Writer{Forward: &b, Profile: colorprofile.Ascii}
+	w.WriteString(content)
+	return b.String()
+}
+
+const termW, termH = 100, 30
+
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// start runs the TUI over a fake session at a fixed size and clock.
+func start(t *testing.T, fake func(*Feed) *fakeSession) (*teatest.TestModel, *fakeSession) {
+	t.Helper()
+	feed := NewFeed()
+	f := fake(feed)
+	m := newModel(context.Background(), f, feed)
+	m.now = func() time.Time { return fixedNow }
+	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(termW, termH),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { tm.Quit() })
+	return tm, f
+}
+
+// screen waits until the screen satisfies cond and returns it.
+func screen(t *testing.T, tm *teatest.TestModel, what string, cond func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	var s string
+	for time.Now().Before(deadline) {
+		ch := make(chan string, 1)
+		tm.Send(probeMsg{screen: ch})
+		select {
+		case s = <-ch:
+		case <-time.After(time.Second):
+			continue
+		}
+		if cond(s) {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s; the screen is:\n%s", what, ansi.Strip(s))
+	return ""
+}
+
+func has(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(ansi.Strip(s), sub) }
+}
+
+// inputIs checks the input line, the screen's last but one.
+func inputIs(want string) func(string) bool {
+	return func(s string) bool {
+		lines := strings.Split(ansi.Strip(s), "\n")
+		return len(lines) > 2 && strings.TrimRight(lines[len(lines)-2], " ") == want
+	}
+}
+
+// idle checks that no command is running.
+func idle(s string) bool { return !strings.Contains(ansi.Strip(s), "Ctrl+C cancels") }
+
+func typeLine(tm *teatest.TestModel, line string) {
+	tm.Type(line)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+}
+
+func checkScreen(t *testing.T, s string) {
+	t.Helper()
+	if strings.Contains(s, "\x1b[38;") || strings.Contains(s, "\x1b[48;") {
+		t.Errorf("colour codes left on an Ascii screen")
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) != termH {
+		t.Errorf("screen has %d lines, want %d", len(lines), termH)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != termW {
+			t.Errorf("line %d is %d cells wide, want %d: %q", i, w, termW, ansi.Strip(l))
+		}
+	}
+	golden.RequireEqual(t, s)
+}
+
+func TestScreenStart(t *testing.T) {
+	tm, _ := start(t, newFake)
+	checkScreen(t, screen(t, tm, "the welcome", has("type a command")))
+}
+
+func TestScreenAfterRun(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "run bfs")
+	checkScreen(t, screen(t, tm, "the run's summary", has("bfs1: 7 iterations")))
+}
+
+func TestScreenSchedule(t *testing.T) {
+	tm, f := start(t, newFake)
+	typeLine(tm, "run bfs")
+	screen(t, tm, "the run", has("bfs1: 7 iterations"))
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	screen(t, tm, "the panel", has("schedule · bfs on cpu"))
+	// Down to direction, right to push: the session gets the setting and the panel shows it.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+	s := screen(t, tm, "direction=push", has("set direction=push"))
+	if _, sched := f.Settings(); sched.Direction.String() != "push" {
+		t.Errorf("the panel did not set direction: %s", sched.Direction)
+	}
+	checkScreen(t, s)
+}
+
+func TestScreenPanelFollowsTypedSet(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "set driven=topology dedup=atomic")
+	screen(t, tm, "the set", idle)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyF2})
+	s := screen(t, tm, "the panel", has("schedule · bfs on cpu"))
+	for _, want := range []string{"driven    topology", "⚠ dedup=atomic only means something"} {
+		if !strings.Contains(ansi.Strip(s), want) {
+			t.Errorf("the panel lacks %q:\n%s", want, ansi.Strip(s))
+		}
+	}
+}
+
+func TestScreenHelp(t *testing.T) {
+	tm, _ := start(t, newFake)
+	screen(t, tm, "the welcome", has("type a command"))
+	tm.Type("?")
+	checkScreen(t, screen(t, tm, "the help", has("Keys")))
+}
+
+func TestScreenTracePager(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "trace last")
+	checkScreen(t, screen(t, tm, "the pager", has("Esc closes")))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	screen(t, tm, "the pager closed", func(s string) bool { return !has("Esc closes")(s) })
+}
+
+// TestRunStreams checks that iterations reach the live panel while the run is going.
+func TestRunStreams(t *testing.T) {
+	gate := make(chan struct{})
+	tm, _ := start(t, func(f *Feed) *fakeSession { s := newFake(f); s.gate = gate; return s })
+	typeLine(tm, "run bfs")
+	for i, want := range []string{"it 0 · push", "it 1 · push", "it 2 · pull", "it 3 · pull", "it 4 · push"} {
+		gate <- struct{}{}
+		s := screen(t, tm, want, has(want))
+		if strings.Contains(s, "bfs1: 7 iterations") {
+			t.Fatalf("iteration %d: the run finished before its iterations were shown", i)
+		}
+	}
+	s := ansi.Strip(screen(t, tm, "the switch", has("a it 2")))
+	if !strings.Contains(s, "direction push→pull") {
+		t.Errorf("the switch is not labelled:\n%s", s)
+	}
+	gate <- struct{}{}
+	gate <- struct{}{}
+	screen(t, tm, "the end of the run", has("✓ bfs1"))
+}
+
+// TestCtrlCCancels checks that Ctrl+C cancels a running command and the TUI goes on.
+func TestCtrlCCancels(t *testing.T) {
+	gate := make(chan struct{})
+	tm, _ := start(t, func(f *Feed) *fakeSession { s := newFake(f); s.gate = gate; return s })
+	typeLine(tm, "run bfs")
+	gate <- struct{}{}
+	screen(t, tm, "the first iteration", has("it 0"))
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	screen(t, tm, "the cancellation", has("error: bfs on path9 cancelled"))
+	// q quits when idle with an empty line.
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+}
+
+func TestHistoryAndCompletion(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "run bfs")
+	screen(t, tm, "the run", has("bfs1: 7 iterations"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	screen(t, tm, "the history", inputIs("› run bfs"))
+	tm.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}) // clear the line
+	tm.Type("tr")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	screen(t, tm, "the completion", inputIs("› trace"))
+}
