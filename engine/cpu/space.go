@@ -69,3 +69,12 @@ func init() {
 		engine.Subspace{axis("method", "labelprop"), axis("direction", "pull"), axis("driven", "data"), axis("sync", "async", "sync")},
 	)
 }
+
+func init() {
+	registerSpace(engine.PR,
+		engine.Subspace{},
+		engine.Subspace{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "async", "sync")},
+		engine.Subspace{axis("direction", "push"), axis("driven", "topology"), axis("sync", "sync")},
+		engine.Subspace{axis("direction", "push"), axis("driven", "data"), axis("sync", "async")},
+	)
+}

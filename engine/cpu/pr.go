@@ -1,0 +1,433 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// PR: the PageRank of every vertex, summing to 1: rank[u] = (1-d)/V + d * (sum over in-arcs
+// v->u of rank[v]/outdeg(v) + D/V), where D is the rank of the dangling vertices (out-degree
+// 0), spread uniformly.
+//
+// The schedule space:
+//
+//   - direction=pull, driven=topology, sync=async (the default; Gauss-Seidel as GAPBS pr.cc):
+//     each vertex sums its in-neighbours' contributions (rank / out-degree) and publishes its
+//     own new contribution at once, so later vertices of the same sweep read it. Stops when
+//     the L1 change of a sweep is below the tolerance.
+//   - direction=pull, sync=sync: Jacobi (GAPBS pr_spmv.cc): contributions computed first,
+//     then every vertex pulls; deterministic.
+//   - direction=push, driven=topology (sync=sync): each vertex adds its contribution to its
+//     out-neighbours' next ranks with an atomic float add (a CAS on math.Float64bits).
+//   - driven=data (residual push; Gauss-Southwell / Galois pagerank-push): ranks start at 0
+//     and residuals at (1-d)/V; a vertex whose residual exceeds tolerance x (1-d) / V moves it
+//     into its rank and pushes d x residual / out-degree to its out-neighbours. Dangling
+//     residual is pooled and spread over all vertices when it matters. The L1 error left is
+//     below the tolerance.
+func init() { register(engine.PR, runPR) }
+
+type prState struct {
+	*Run
+	g, t *graph.CSR // t: in-arcs, for pull
+	n    int
+	d    float64
+	base float64
+	inv  []float64 // 1/outdeg, 0 for dangling vertices
+	cnt  []fcounters
+}
+
+// fcounters are per-worker float tallies, padded to a cache line.
+type fcounters struct {
+	a, b float64
+	n    int64
+	_    [40]byte
+}
+
+func runPR(ctx context.Context, r *Run) error {
+	g := r.G
+	s := &r.Res.Schedule
+	if s.Blocking != 0 {
+		return fmt.Errorf("cpu: pr blocking (EdgeBlocking) is a GPU engine schedule here: %w", engine.ErrUnsupported)
+	}
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Topology
+	}
+	if s.Direction == engine.DirAuto {
+		s.Direction = engine.Pull
+		if s.Driven == engine.Data {
+			s.Direction = engine.Push
+		}
+	}
+	if s.Sync == engine.SyncAuto {
+		s.Sync = engine.Async
+		if s.Direction == engine.Push && s.Driven == engine.Topology {
+			s.Sync = engine.SyncDB
+		}
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	if s.Direction == engine.Push && s.Driven == engine.Topology && s.Sync == engine.Async {
+		return fmt.Errorf("cpu: pr push sweeps add into the next iteration's ranks (sync=sync); the in-place forms are pull (Gauss-Seidel) and driven=data (residual push): %w", engine.ErrUnsupported)
+	}
+	if s.Driven == engine.Data && s.Sync == engine.SyncDB {
+		return fmt.Errorf("cpu: pr residual push (driven=data) moves residuals as it goes (sync=async): %w", engine.ErrUnsupported)
+	}
+	p := &prState{Run: r, g: g, n: g.NumVertices(), d: r.Req.Params.Damping, cnt: make([]fcounters, r.Workers)}
+	if p.n == 0 {
+		r.Res.Rank = []float64{}
+		return nil
+	}
+	p.base = (1 - p.d) / float64(p.n)
+	p.inv = make([]float64, p.n)
+	r.forRange(p.n, 1<<14, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			if deg := g.Offsets[v+1] - g.Offsets[v]; deg > 0 {
+				p.inv[v] = 1 / float64(deg)
+			}
+		}
+	})
+	var rank []float64
+	var err error
+	switch {
+	case s.Driven == engine.Data:
+		rank, err = p.residualPush(ctx)
+	case s.Direction == engine.Push:
+		rank, err = p.pushJacobi(ctx)
+	case s.Sync == engine.SyncDB:
+		p.t = g.Transpose()
+		rank, err = p.pullJacobi(ctx)
+	default:
+		p.t = g.Transpose()
+		rank, err = p.pullGS(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	r.Res.Rank = rank
+	sum := 0.0
+	for _, x := range rank {
+		sum += x
+	}
+	r.Res.Summary.RankSum = sum
+	return r.ctxErr(ctx)
+}
+
+func loadF(p *uint64) float64     { return math.Float64frombits(atomic.LoadUint64(p)) }
+func storeF(p *uint64, x float64) { atomic.StoreUint64(p, math.Float64bits(x)) }
+
+// addF adds x to the float64 at p with a CAS loop and returns the old value.
+func addF(p *uint64, x float64) float64 {
+	for {
+		old := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, old, math.Float64bits(math.Float64frombits(old)+x)) {
+			return math.Float64frombits(old)
+		}
+	}
+}
+
+// bitsFloat converts float64 bits back to floats.
+func bitsFloat(b []uint64) []float64 {
+	f := make([]float64, len(b))
+	for i, x := range b {
+		f[i] = math.Float64frombits(x)
+	}
+	return f
+}
+
+func (p *prState) sums() (a, b float64) {
+	for i := range p.cnt {
+		a += p.cnt[i].a
+		b += p.cnt[i].b
+	}
+	return a, b
+}
+
+func (p *prState) record(iter int, dir engine.Direction, change float64, start time.Time) engine.Record {
+	return engine.Record{Iter: iter, Direction: dir, Mode: engine.Topology, InVertices: int64(p.n), InEdges: p.g.NumArcs(),
+		OutVertices: int64(p.n), EdgesScanned: p.g.NumArcs(), Time: time.Since(start),
+		Note: fmt.Sprintf("L1 change %.3g", change)}
+}
+
+// pullGS is the Gauss-Seidel pull sweep. contrib holds rank/outdeg as float64 bits, read and
+// written atomically because a sweep reads contributions other workers are publishing.
+// The dangling mass is the previous sweep's.
+func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
+	n, d, base := p.n, p.d, p.base
+	toff, tnb := p.t.Offsets, p.t.Neighbors
+	inv := p.inv
+	rank := make([]float64, n)
+	contrib := make([]uint64, n)
+	init := 1 / float64(n)
+	dangling := 0.0
+	for v := range rank {
+		rank[v] = init
+		contrib[v] = math.Float64bits(init * inv[v])
+		if inv[v] == 0 {
+			dangling += init
+		}
+	}
+	params := p.Req.Params
+	for iter := 0; iter < params.MaxIter; iter++ {
+		if err := p.ctxErr(ctx); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		clear(p.cnt)
+		spread := d * dangling / float64(n)
+		p.forRange(n, 4096, 1, func(w, lo, hi int) {
+			var change, dang float64
+			for u := lo; u < hi; u++ {
+				sum := 0.0
+				for _, v := range tnb[toff[u]:toff[u+1]] {
+					sum += math.Float64frombits(atomic.LoadUint64(&contrib[v]))
+				}
+				x := base + d*sum + spread
+				change += math.Abs(x - rank[u])
+				rank[u] = x
+				if inv[u] != 0 {
+					atomic.StoreUint64(&contrib[u], math.Float64bits(x*inv[u]))
+				} else {
+					dang += x
+				}
+			}
+			p.cnt[w].a += change
+			p.cnt[w].b += dang
+		})
+		if p.stopped() {
+			return nil, p.ctxErr(ctx)
+		}
+		change, dang := p.sums()
+		dangling = dang
+		p.emit(p.record(iter, engine.Pull, change, start))
+		if change < params.Tolerance {
+			break
+		}
+	}
+	return rank, nil
+}
+
+// pullJacobi computes every contribution, then every vertex pulls into a second array.
+func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
+	n, d, base := p.n, p.d, p.base
+	toff, tnb := p.t.Offsets, p.t.Neighbors
+	inv := p.inv
+	rank := make([]float64, n)
+	next := make([]float64, n)
+	contrib := make([]float64, n)
+	for v := range rank {
+		rank[v] = 1 / float64(n)
+	}
+	params := p.Req.Params
+	for iter := 0; iter < params.MaxIter; iter++ {
+		if err := p.ctxErr(ctx); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		clear(p.cnt)
+		p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
+			dang := 0.0
+			for v := lo; v < hi; v++ {
+				contrib[v] = rank[v] * inv[v]
+				if inv[v] == 0 {
+					dang += rank[v]
+				}
+			}
+			p.cnt[w].b += dang
+		})
+		_, dangling := p.sums()
+		spread := d * dangling / float64(n)
+		clear(p.cnt)
+		p.forRange(n, 4096, 1, func(w, lo, hi int) {
+			var change float64
+			for u := lo; u < hi; u++ {
+				sum := 0.0
+				for _, v := range tnb[toff[u]:toff[u+1]] {
+					sum += contrib[v]
+				}
+				x := base + d*sum + spread
+				change += math.Abs(x - rank[u])
+				next[u] = x
+			}
+			p.cnt[w].a += change
+		})
+		if p.stopped() {
+			return nil, p.ctxErr(ctx)
+		}
+		change, _ := p.sums()
+		rank, next = next, rank
+		p.emit(p.record(iter, engine.Pull, change, start))
+		if change < params.Tolerance {
+			break
+		}
+	}
+	return rank, nil
+}
+
+// pushJacobi adds each vertex's contribution into its out-neighbours' sums with atomic float
+// adds, then turns the sums into the next ranks.
+func (p *prState) pushJacobi(ctx context.Context) ([]float64, error) {
+	n, d, base := p.n, p.d, p.base
+	off, nb := p.g.Offsets, p.g.Neighbors
+	inv := p.inv
+	rank := make([]float64, n)
+	sums := make([]uint64, n)
+	for v := range rank {
+		rank[v] = 1 / float64(n)
+	}
+	params := p.Req.Params
+	for iter := 0; iter < params.MaxIter; iter++ {
+		if err := p.ctxErr(ctx); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		clear(p.cnt)
+		p.forRange(n, 4096, 1, func(w, lo, hi int) {
+			dang := 0.0
+			for v := lo; v < hi; v++ {
+				if inv[v] == 0 {
+					dang += rank[v]
+					continue
+				}
+				c := rank[v] * inv[v]
+				for _, u := range nb[off[v]:off[v+1]] {
+					addF(&sums[u], c)
+				}
+			}
+			p.cnt[w].b += dang
+		})
+		_, dangling := p.sums()
+		spread := d * dangling / float64(n)
+		clear(p.cnt)
+		p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
+			var change float64
+			for u := lo; u < hi; u++ {
+				x := base + d*math.Float64frombits(sums[u]) + spread
+				sums[u] = 0
+				change += math.Abs(x - rank[u])
+				rank[u] = x
+			}
+			p.cnt[w].a += change
+		})
+		if p.stopped() {
+			return nil, p.ctxErr(ctx)
+		}
+		change, _ := p.sums()
+		p.emit(p.record(iter, engine.Push, change, start))
+		if change < params.Tolerance {
+			break
+		}
+	}
+	return rank, nil
+}
+
+// residualPush is data-driven PageRank: rounds over the vertices whose residual exceeds eps.
+func (p *prState) residualPush(ctx context.Context) ([]float64, error) {
+	n, d := p.n, p.d
+	off, nb := p.g.Offsets, p.g.Neighbors
+	inv := p.inv
+	params := p.Req.Params
+	eps := params.Tolerance * (1 - d) / float64(n)
+	rank := make([]uint64, n)
+	res := make([]uint64, n)
+	cur, next := newSegQueue(p.Workers, 0), newSegQueue(p.Workers, 0)
+	for v := range res {
+		res[v] = math.Float64bits(p.base)
+	}
+	uniform := 0.0 // residual per vertex owed by dangling vertices, not yet added to res
+	activateAll := func() {
+		cur.reset()
+		p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				x := math.Float64frombits(res[v]) + uniform
+				res[v] = math.Float64bits(x)
+				if x > eps {
+					cur.seg[w] = append(cur.seg[w], uint32(v))
+				}
+			}
+		})
+		cur.seal()
+		uniform = 0
+	}
+	activateAll()
+	cnt := make([]counters, p.Workers)
+	for iter := 0; ; iter++ {
+		if err := p.ctxErr(ctx); err != nil {
+			return nil, err
+		}
+		if cur.len() == 0 {
+			if uniform <= eps {
+				break
+			}
+			activateAll()
+			p.emit(engine.Record{Kind: engine.PhaseRecord, Iter: iter, Phase: "spread dangling residual",
+				Note: fmt.Sprintf("%d vertices active", cur.len())})
+			continue
+		}
+		if iter >= params.MaxIter*8 {
+			break // a cap for pathological inputs; every round moves at least eps per active vertex
+		}
+		start := time.Now()
+		next.reset()
+		clear(p.cnt)
+		clear(cnt)
+		in := cur.len()
+		p.forRange(in, 64, 1, func(w, lo, hi int) {
+			buf := next.seg[w]
+			var moved, dang float64
+			var scanned int64
+			for lo < hi {
+				var items []uint32
+				items, lo = cur.piece(lo, hi)
+				for _, v := range items {
+					r := math.Float64frombits(atomic.SwapUint64(&res[v], 0))
+					if r == 0 {
+						continue
+					}
+					addF(&rank[v], r)
+					moved += r
+					if inv[v] == 0 {
+						dang += d * r
+						continue
+					}
+					c := d * r * inv[v]
+					s, e := off[v], off[v+1]
+					scanned += e - s
+					for _, u := range nb[s:e] {
+						if old := addF(&res[u], c); old <= eps && old+c > eps {
+							buf = append(buf, u)
+						}
+					}
+				}
+			}
+			next.seg[w] = buf
+			p.cnt[w].a += moved
+			p.cnt[w].b += dang
+			cnt[w].a += scanned
+		})
+		if p.stopped() {
+			return nil, p.ctxErr(ctx)
+		}
+		moved, dang := p.sums()
+		uniform += dang / float64(n)
+		scanned := sumCounters(cnt).a
+		out := next.seal()
+		p.emit(engine.Record{Iter: iter, Direction: engine.Push, Mode: engine.Data, InVertices: int64(in), InEdges: scanned,
+			OutVertices: int64(out), EdgesScanned: scanned, Time: time.Since(start),
+			Note: fmt.Sprintf("residual moved %.3g", moved)})
+		cur, next = next, cur
+	}
+	// What is left: residuals under eps each, and a uniform share under eps; the share goes
+	// straight into the ranks.
+	out := bitsFloat(rank)
+	for v := range out {
+		out[v] += uniform
+	}
+	return out, nil
+}
