@@ -2,6 +2,7 @@ package session
 
 import (
 	"sort"
+	"strings"
 )
 
 // command is one command of the language.
@@ -67,6 +68,13 @@ func init() {
 		{name: "report", usage: "report PATH.html", summary: "write the whole session as an HTML notebook", example: []string{"report lab.html"}, run: cmdReport},
 		{name: "save", usage: "save PATH", summary: "save the session (commands, graph sources, settings, results' summaries and traces) as JSON", example: []string{"save lab.json"}, run: cmdSave},
 		{name: "open", usage: "open PATH", summary: "resume a saved session: rebuild its graphs, restore settings and results", example: []string{"open lab.json"}, run: cmdOpen},
+		{name: "echo", usage: "echo TEXT", summary: "print a line of text (for scripts and labs)", example: []string{"echo Now the same run, pull-based:"},
+			run: func(ec *execCtx) error {
+				text := strings.TrimSpace(ec.line)
+				text = strings.TrimSpace(text[len("echo"):])
+				ec.s.printf("%s\n", text)
+				return nil
+			}},
 		{name: "help", aliases: []string{"?"}, usage: "help [COMMAND|ALGO|KNOB]", summary: "this list, or the usage and an example of one command", example: []string{"help", "help run", "help direction"}, run: cmdHelp},
 		{name: "quit", aliases: []string{"exit", "q"}, usage: "quit", summary: "leave the workbench", example: []string{"quit"}, run: func(*execCtx) error { return ErrQuit }},
 	}

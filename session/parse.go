@@ -18,7 +18,7 @@ func splitCommands(line string) ([]string, error) {
 				quote = 0
 			}
 			cur.WriteRune(r)
-		case r == '"' || r == '\'':
+		case (r == '"' || r == '\'') && !isEcho(cur.String()):
 			quote = r
 			cur.WriteRune(r)
 		case r == ';':
@@ -45,6 +45,13 @@ done:
 		}
 	}
 	return out, nil
+}
+
+// isEcho reports whether a command so far is an echo, whose text is taken literally (an
+// apostrophe in prose is not a quote).
+func isEcho(cmd string) bool {
+	f := strings.Fields(cmd)
+	return len(f) > 0 && strings.EqualFold(f[0], "echo") && (len(f) > 1 || strings.HasSuffix(cmd, " "))
 }
 
 // tokenize splits a command into words at white space. Quotes ("..." or '...') group a word

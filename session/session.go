@@ -157,6 +157,9 @@ func (s *Session) Exec(ctx context.Context, line string) error {
 
 func (s *Session) execOne(ctx context.Context, c string) error {
 	words, err := tokenize(c)
+	if isEcho(c + " ") {
+		words, err = strings.Fields(c)[:1], nil
+	}
 	if err != nil {
 		return err
 	}

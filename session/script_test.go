@@ -1,0 +1,150 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// scriptChecks are the key lines each script in scripts/ must print on the cpu engine (no
+// timings: those vary).
+var scriptChecks = map[string][]string{
+	"tour.gw": {
+		`\*demo +4,039`,
+		`k: 1,024 vertices`,
+		`out-degree histogram`,
+		`bfs1 bfs on k \[cpu\]: reached 809 of 1,024 vertices`,
+		`switch direction push -> pull`,
+		`bfs_push: bfs agrees with the reference engine`,
+		`sssp1 sssp on k \[cpu\]: reached 809`,
+		`cc1 cc on k \[cpu\]: 216 components`,
+		`pr1 pr on k \[cpu\]: rank sum`,
+		`cmp1: compare bfs on k`,
+		`(?m)^pull .* ok$`,
+		`sweep1: sweep bfs on k: alpha=5,10,15,20,25,30`,
+		`time against alpha`,
+		`bfs2 bfs on demo \[cpu\]: reached 4,039 of 4,039`,
+		`median .*3 runs`,
+		`usage: compare`,
+	},
+	"lab-data-vs-topology.gw": {
+		`road: 20,000 vertices`,
+		`cmp1: compare bfs on road`,
+		`cmp2: compare sssp on road`,
+		`cmp3: compare bfs on kron`,
+		`cmp4: compare sssp on kron`,
+		`(?m)^topology .* ok$`,
+		`(?m)^hybrid .* ok$`,
+		`sweep1: sweep sssp on kron: threshold=0.05,0.1,0.2,0.4,0.8`,
+		`sweep2: sweep sssp on road`,
+		`time against threshold`,
+	},
+	"lab-push-pull.gw": {
+		`push bfs on k \[cpu\]: reached`,
+		`pull bfs on k \[cpu\]: reached`,
+		`auto bfs on k \[cpu\]: reached`,
+		`switch +direction push -> pull`,
+		`auto: bfs agrees with the reference engine`,
+		`cmp1: compare bfs on k: direction=push,pull,auto`,
+		`time against alpha`,
+		`time against beta`,
+		`cmp2: compare bfs on road`,
+	},
+}
+
+// TestScripts runs every scripts/*.gw on the cpu engine, as `gworkbench FILE.gw` does, and
+// checks its key lines; no run may differ from the reference or fail.
+func TestScripts(t *testing.T) {
+	files, _ := filepath.Glob("../scripts/*.gw")
+	if len(files) == 0 {
+		t.Fatal("no scripts in ../scripts")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			checks, ok := scriptChecks[filepath.Base(f)]
+			if !ok {
+				t.Fatalf("%s has no checks in scriptChecks", f)
+			}
+			var out, errs bytes.Buffer
+			s := New(Options{Out: &out})
+			if err := s.LoadDemo(); err != nil {
+				t.Fatal(err)
+			}
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fh.Close()
+			err = RunScript(context.Background(), s, f, fh, &errs, false)
+			if err != nil && strings.Contains(errs.String(), engine.ErrUnsupported.Error()) {
+				t.Skipf("an engine lacks an algorithm yet: %s", errs.String())
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s\noutput:\n%s", err, errs.String(), out.String())
+			}
+			o := out.String()
+			for _, c := range checks {
+				if !regexp.MustCompile(c).MatchString(o) {
+					t.Errorf("output lacks %s", c)
+				}
+			}
+			for _, bad := range []string{"DIFFERS", "invalid:", "unsupported:", "failed:"} {
+				if strings.Contains(o, bad) {
+					t.Errorf("output has %q", bad)
+				}
+			}
+			if t.Failed() {
+				t.Logf("output:\n%s", o)
+			}
+		})
+	}
+}
+
+func TestRunScriptErrors(t *testing.T) {
+	script := "gen k = kron scale=5 degree=4\nrun bfs\n\nrun bfs direction=sideways\nrun nope\nrun bfs as tail\n"
+	var out, errs bytes.Buffer
+	s := New(Options{Out: &out})
+	err := RunScript(context.Background(), s, "lab.gw", strings.NewReader(script), &errs, false)
+	var se *ScriptError
+	if !errors.As(err, &se) || se.Failed != 1 {
+		t.Fatalf("got %v, want one failure", err)
+	}
+	if want := "lab.gw:4: run bfs: direction=sideways is not a value of direction"; !strings.HasPrefix(errs.String(), want) {
+		t.Errorf("got %q, want it to start with %q", errs.String(), want)
+	}
+	if len(s.Results()) != 1 {
+		t.Errorf("the script went on after its first error")
+	}
+
+	errs.Reset()
+	s = New(Options{Out: &out})
+	err = RunScript(context.Background(), s, "lab.gw", strings.NewReader(script), &errs, true)
+	if !errors.As(err, &se) || se.Failed != 2 {
+		t.Fatalf("keep-going: got %v, want two failures", err)
+	}
+	if lines := strings.Split(strings.TrimSpace(errs.String()), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "lab.gw:5: ") {
+		t.Errorf("keep-going errors: %q", errs.String())
+	}
+	if rs := s.Results(); len(rs) != 2 || rs[1].Name != "tail" {
+		t.Errorf("keep-going did not run the last line")
+	}
+
+	// quit ends a script successfully; a continued line counts from its first line.
+	errs.Reset()
+	err = RunScript(context.Background(), New(Options{Out: &out}), "q.gw", strings.NewReader("gen k = kron \\\n scale=5\nquit\nrun nope\n"), &errs, false)
+	if err != nil {
+		t.Errorf("quit: %v %s", err, errs.String())
+	}
+	errs.Reset()
+	err = RunScript(context.Background(), New(Options{Out: &out}), "c.gw", strings.NewReader("# c\nrun \\\n nope\n"), &errs, false)
+	if err == nil || !strings.HasPrefix(errs.String(), "c.gw:2: ") {
+		t.Errorf("continued line: %v %q", err, errs.String())
+	}
+}
