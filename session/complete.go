@@ -50,7 +50,7 @@ func (s *Session) candidates(prior []string, last string) []string {
 	cmd := strings.ToLower(prior[0])
 	n := len(prior)
 	switch cmd {
-	case "run", "compare", "sweep":
+	case "run", "compare", "sweep", "tune":
 		if n == 1 {
 			return algStrings()
 		}

@@ -143,6 +143,14 @@ func TestCompareAndSweep(t *testing.T) {
 	}
 	mustContain(t, "plot sweep", do(t, s, out, "plot sw"), "alpha=5", "alpha=25")
 	mustContain(t, "results", do(t, s, out, "results"), "cmp1", "sw: sweep")
+	o = do(t, s, out, "tune bfs repeat=1 workers=1")
+	mustContain(t, "tune", o, "tune1: tune bfs on k [cpu]", "schedules tried", "vs start", "best: ")
+	if strings.Contains(o, "DIFFERS") || strings.Contains(o, "workers=") && !strings.Contains(o, "workers=1") {
+		t.Errorf("tune:\n%s", o)
+	}
+	if err := s.Exec(context.Background(), "tune bfs direction=push,pull"); err == nil {
+		t.Errorf("tune with a list: no error")
+	}
 }
 
 func TestFilesSaveOpenReport(t *testing.T) {

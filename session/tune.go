@@ -1,0 +1,181 @@
+package session
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// tuneMaxRuns caps the schedules one tune tries.
+const tuneMaxRuns = 120
+
+// cmdTune searches the schedule space of an algorithm on the current graph by coordinate
+// descent: starting from the all-auto schedule, it tries each value of each enumerated knob
+// that applies, keeps a change when the verified run is faster, and makes a second pass when
+// the first improved anything (the autotuner of UGF/GraphIt, at its simplest).
+func cmdTune(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) == 0 {
+		return fmt.Errorf("tune: want an algorithm: tune bfs [k=v ...] [repeat=N]")
+	}
+	alg, pairs, as, err := s.parseMulti("tune", ec.args)
+	if err != nil {
+		return err
+	}
+	fixed := map[string]bool{}
+	var set []setting
+	repeatGiven := false
+	for _, p := range pairs {
+		if strings.ContainsAny(p.Value, ",:") && p.Key != "np" {
+			return fmt.Errorf("tune: %s=%s: tune picks the values itself; give fixed values only", p.Key, p.Value)
+		}
+		fixed[p.Key] = true
+		repeatGiven = repeatGiven || p.Key == "repeat"
+		set = append(set, setting{p.Key, p.Value})
+	}
+	if !repeatGiven {
+		set = append(set, setting{"repeat", "3"})
+	}
+	base, err := s.baseSpec(alg)
+	if err != nil {
+		return fmt.Errorf("tune: %v", err)
+	}
+	if err := s.apply(&base, set); err != nil {
+		return fmt.Errorf("tune %s: %v", alg, trimPkg(err))
+	}
+	var knobs []engine.Knob
+	for _, k := range engine.Knobs() {
+		if k.Values != nil && k.Name != "np" && !fixed[k.Name] && k.AppliesTo(alg, base.engineName) {
+			knobs = append(knobs, k)
+		}
+	}
+	name, err := s.resultName(as, "tune")
+	if err != nil {
+		return fmt.Errorf("tune: %v", err)
+	}
+	c := &comparison{name: name, kind: "tune", alg: alg, graph: base.graphName, keys: []string{"schedule"},
+		title: fmt.Sprintf("tune %s on %s [%s]", alg, base.graphName, base.engineName)}
+	tried := map[string]*compareRow{}
+	try := func(sched engine.Schedule) (*compareRow, error) {
+		key := sched.String()
+		if row, ok := tried[key]; ok {
+			return row, nil
+		}
+		row := &compareRow{values: []string{key}}
+		for _, st := range set {
+			row.settings = append(row.settings, st)
+		}
+		for kn, v := range sched.Map() {
+			if !fixed[kn] && v != knobDefault(kn) {
+				row.settings = append(row.settings, setting{kn, v})
+			}
+		}
+		tried[key] = row
+		if s.opts.Interactive && s.text() {
+			s.printf("\r\x1b[K  tune %d: %s", len(tried), key)
+		}
+		if err := s.runRow(ec.ctx, alg, row); err != nil {
+			return nil, err
+		}
+		if row.r != nil || !strings.HasPrefix(row.status, "invalid") {
+			c.rows = append(c.rows, row)
+		}
+		return row, nil
+	}
+	good := func(row *compareRow) bool { return row.r != nil && row.verified == "ok" }
+	best := base.sched
+	bestRow, err := try(best)
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	if !good(bestRow) {
+		return fmt.Errorf("tune %s: the starting schedule does not run: %s %s", alg, bestRow.status, bestRow.verified)
+	}
+	baseRow := bestRow
+	for pass := 0; pass < 2; pass++ {
+		improved := false
+		for _, k := range knobs {
+			for _, v := range k.Values {
+				if len(tried) >= tuneMaxRuns {
+					break
+				}
+				cand := best
+				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == best.Get(k.Name) {
+					continue
+				}
+				if cand.Validate(alg, base.engineName) != nil {
+					continue
+				}
+				row, err := try(cand)
+				if err != nil {
+					if s.opts.Interactive && s.text() {
+						s.printf("\r\x1b[K")
+					}
+					return fmt.Errorf("tune: %w", err)
+				}
+				if good(row) && row.r.Summary.Time < bestRow.r.Summary.Time {
+					best, bestRow, improved = cand, row, true
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	if s.opts.Interactive && s.text() {
+		s.printf("\r\x1b[K")
+	}
+	s.mu.Lock()
+	s.removeNamedLocked(c.name)
+	s.comparisons = append(s.comparisons, c)
+	s.lastAlg, s.lastName = alg, c.name
+	s.mu.Unlock()
+	if !s.text() {
+		return s.writeJSONLine(comparisonToJSON(c))
+	}
+	rows := slices.Clone(c.rows)
+	sort.SliceStable(rows, func(i, j int) bool {
+		if (rows[i].r == nil) != (rows[j].r == nil) {
+			return rows[i].r != nil
+		}
+		return rows[i].r != nil && rows[i].r.Summary.Time < rows[j].r.Summary.Time
+	})
+	s.printf("%s\n", s.paint(ansiBold, fmt.Sprintf("%s: %s: %d schedules tried", c.name, c.title, len(tried))))
+	var table [][]string
+	for i, row := range rows {
+		if i == 15 {
+			break
+		}
+		if row.r == nil {
+			table = append(table, []string{row.values[0], "-", "-", "-", row.status})
+			continue
+		}
+		sp := float64(baseRow.r.Summary.Time) / float64(max(row.r.Summary.Time, 1))
+		table = append(table, []string{row.values[0], fmtMS(row.r.Summary.Time), fmtGTEPS(row.r.Summary.GTEPS), fmt.Sprintf("%.2fx", sp), row.verified})
+	}
+	s.printf("%s", s.table([]string{"schedule (changes from auto)", "time", "GTEPS", "vs start", "verified"}, table))
+	if len(rows) > 15 {
+		s.printf("(%d more: export %s csv FILE lists them all)\n", len(rows)-15, c.name)
+	}
+	if bestRow == baseRow {
+		s.printf("best: the starting schedule (%s)\n", best.String())
+		return nil
+	}
+	var diff []string
+	for _, k := range engine.Knobs() {
+		if best.Get(k.Name) != base.sched.Get(k.Name) {
+			diff = append(diff, k.Name+"="+best.Get(k.Name))
+		}
+	}
+	s.printf("best: %s, %.2fx the starting schedule; keep it with: set %s\n", strings.Join(diff, " "),
+		float64(baseRow.r.Summary.Time)/float64(max(bestRow.r.Summary.Time, 1)), strings.Join(diff, " "))
+	return nil
+}
+
+func knobDefault(name string) string {
+	k, _ := engine.LookupKnob(name)
+	return k.Default
+}
