@@ -1,0 +1,200 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// cc labels every vertex with a component id (weakly connected components on a directed graph).
+//
+// Approach: method=sv is Shiloach-Vishkin as Soman et al. run it on GPUs (Gunrock's hardwired
+// CC): each round hooks the larger of two roots under the smaller over every edge
+// (cc_hook_<lb>), then jumps pointers until every vertex points at its root (cc_jump), until a
+// round hooks nothing; O(log V) rounds. method=labelprop propagates the smallest label, with
+// the direction, driven, frontier, dedup, update and sync knobs; on a directed graph each step
+// runs over the out-edges and the in-edges.
+//
+// [1] Soman, Kishore, Narayanan. A fast GPU algorithm for graph connectivity. IPDPSW 2010.
+// [2] Nasre, Burtscher, Pingali. IPDPS 2013 (label propagation, data vs topology).
+func init() { drivers[engine.CC] = cc }
+
+func cc(r *run) error {
+	n := int64(r.n)
+	val, err := r.values("val")
+	if err != nil {
+		return err
+	}
+	a := r.args(&r.dg.out)
+	a.val = val.addr()
+	if err := r.launch("util_iota", blocks(n, block), &a); err != nil {
+		return err
+	}
+	r.collect = func() error {
+		comp := make([]uint32, r.n)
+		if err := download(comp, val); err != nil {
+			return err
+		}
+		r.res.Comp = comp
+		sizes := map[uint32]int64{}
+		for _, c := range comp {
+			sizes[c]++
+		}
+		r.res.Summary.Components = int64(len(sizes))
+		for _, s := range sizes {
+			r.res.Summary.LargestComp = max(r.res.Summary.LargestComp, s)
+		}
+		return nil
+	}
+	if r.s.Method == engine.SV {
+		return ccSV(r, val)
+	}
+	return ccLabelProp(r, val)
+}
+
+func ccSV(r *run, val buffer) error {
+	for {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		sp := &stepSpec{prefix: "cc_hook", csr: &r.dg.out, topo: true, a: kargs{val: val.addr(), valIn: val.addr()}}
+		if err := r.step(sp); err != nil {
+			return err
+		}
+		a := r.args(&r.dg.out)
+		a.val = val.addr()
+		if err := r.launch("cc_jump", blocks(int64(r.n), block), &a); err != nil {
+			return err
+		}
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		hooked := r.hctl[cChanged] != 0
+		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+			EdgesScanned: int64(r.hctl[cEdges]), Note: "hook + pointer jumping"}); err != nil {
+			return err
+		}
+		if !hooked {
+			return nil
+		}
+	}
+}
+
+func ccLabelProp(r *run, val buffer) error {
+	s := r.s
+	n := int64(r.n)
+	var err error
+	valIn := val
+	if s.Sync == engine.SyncDB {
+		if valIn, err = r.values("valin"); err != nil {
+			return err
+		}
+		if err := copyBuf(valIn, val, n*4); err != nil {
+			return err
+		}
+	}
+	// A push step sends labels along out-edges (and, directed, along in-edges); a pull step
+	// reads them over in-edges (and, directed, over out-edges).
+	csrs := []*csrDev{&r.dg.out}
+	if r.g.Directed || s.Direction == engine.Pull {
+		in, err := r.inCSR()
+		if err != nil {
+			return err
+		}
+		if s.Direction == engine.Pull {
+			csrs[0] = in
+		}
+		if r.g.Directed {
+			if s.Direction == engine.Pull {
+				csrs = append(csrs, &r.dg.out)
+			} else {
+				csrs = append(csrs, in)
+			}
+		}
+	}
+	kind := frontierKind(s.Frontier)
+	cur, next := newFrontiers(kind)
+	cur.kind, cur.count, cur.edges = kAll, n, r.m // every vertex starts active
+	topoOut := &frontier{kind: kBoolmap, name: "topo", edges: -1}
+	mode := engine.Data
+	if s.Driven == engine.Topology {
+		mode = engine.Topology
+	}
+	dir := engine.Push
+	prefix := "cc_push"
+	if s.Direction == engine.Pull {
+		dir, prefix = engine.Pull, "cc_pull"
+	}
+	checked := false
+	for iter := 0; ; iter++ {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		if s.Driven == engine.Hybrid {
+			if mode == engine.Topology {
+				cur.kind = kind
+			}
+			if mode, err = r.hybrid(mode, cur, topoOut); err != nil {
+				return err
+			}
+			if mode == engine.Topology {
+				cur.kind = kAll
+			}
+		}
+		rowsAll := mode == engine.Topology || cur.kind == kAll || checked
+		out := next
+		if mode == engine.Topology {
+			out = topoOut
+		}
+		for i, c := range csrs {
+			sp := &stepSpec{prefix: prefix, csr: c, pull: dir == engine.Pull, topo: rowsAll, in: cur, out: out,
+				keepOut: i > 0, noCount: i < len(csrs)-1,
+				a: kargs{val: val.addr(), valIn: valIn.addr(), iter: int64(iter), update: updateCode(s.Update)}}
+			if rowsAll {
+				sp.in = nil
+			}
+			if err := r.step(sp); err != nil {
+				return err
+			}
+		}
+		if s.Sync == engine.SyncDB {
+			if err := copyBuf(valIn, val, n*4); err != nil {
+				return err
+			}
+		}
+		if err := r.finishStep(out, nil); err != nil {
+			return err
+		}
+		inV, inE := cur.count, cur.edges
+		if rowsAll {
+			inV, inE = n, r.m
+		}
+		rec := engine.Record{Direction: dir, Mode: mode, InVertices: inV, InEdges: inE, OutVertices: out.count,
+			EdgesScanned: int64(r.hctl[cEdges]), Duplicates: int64(r.hctl[cCulled])}
+		if checked {
+			rec.Note, rec.Mode = "update=rw confirmation sweep", engine.Topology
+		}
+		if err := r.emit(rec); err != nil {
+			return err
+		}
+		wasCheck := checked
+		checked = false
+		if mode == engine.Topology {
+			cur.kind, cur.count, cur.edges = kAll, out.count, out.edges
+			if out.count == 0 {
+				return nil
+			}
+			continue
+		}
+		cur, next = next, cur
+		cur.kind, next.kind = kind, kind
+		if cur.count > 0 {
+			continue
+		}
+		if s.Update == engine.RW && !wasCheck {
+			checked = true
+			continue
+		}
+		return nil
+	}
+}

@@ -1,0 +1,78 @@
+//go:build cuda
+
+package gpu
+
+/*
+#cgo LDFLAGS: -lcuda -ldl
+#cgo linux CFLAGS: -I/usr/local/cuda/include -I/usr/include
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <cuda.h>
+
+// gorgonia.org/cu calls cuInit from its package init and exits the process when it fails,
+// which would make a CUDA build of gworkbench unusable on a machine without a GPU. This
+// definition interposes cuInit for the whole program: it calls the driver's own cuInit,
+// keeps its result for the engine to report, and lets cu's init go on.
+static CUresult gw_init_result = CUDA_ERROR_NOT_INITIALIZED;
+static int gw_init_called = 0;
+
+CUresult CUDAAPI cuInit(unsigned int flags) {
+	typedef CUresult (*init_fn)(unsigned int);
+	init_fn real = (init_fn)dlsym(RTLD_NEXT, "cuInit");
+	gw_init_result = real ? real(flags) : CUDA_ERROR_NOT_INITIALIZED;
+	gw_init_called = 1;
+	return CUDA_SUCCESS;
+}
+
+static CUresult gw_init_status(void) {
+	if (!gw_init_called) {
+		cuInit(0);
+	}
+	return gw_init_result;
+}
+
+// gw_launch launches f with one by-value parameter block of size bytes (gorgonia.org/cu's
+// Launch copies 8 bytes per parameter), normally or cooperatively.
+static CUresult gw_launch(CUfunction f, unsigned grid, unsigned block, void* args, int coop) {
+	void* params[1] = {args};
+	if (coop) {
+		return cuLaunchCooperativeKernel(f, grid, 1, 1, block, 1, 1, 0, 0, params);
+	}
+	return cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, 0, params, NULL);
+}
+
+static const char* gw_error_name(CUresult r) {
+	const char* s = 0;
+	cuGetErrorName(r, &s);
+	return s ? s : "CUDA_ERROR_UNKNOWN";
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// initError reports why the CUDA driver could not start, nil when it did.
+func initError() error {
+	if r := C.gw_init_status(); r != C.CUDA_SUCCESS {
+		return fmt.Errorf("gpu: cuInit: %s", C.GoString(C.gw_error_name(r)))
+	}
+	return nil
+}
+
+// launch starts fn with grid x block threads and the argument block args.
+func launch(fn cu.Function, grid, block int, args unsafe.Pointer, coop bool) error {
+	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
+	c := C.int(0)
+	if coop {
+		c = 1
+	}
+	if r := C.gw_launch(f, C.uint(grid), C.uint(block), args, c); r != C.CUDA_SUCCESS {
+		return driverError{call: "cuLaunchKernel", code: int(r), name: C.GoString(C.gw_error_name(r))}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"gorgonia.org/cu"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+func init() { engine.Register("gpu", open) }
+
+// Engine is the CUDA engine. One per process: it owns the device's context.
+type Engine struct {
+	mu     sync.Mutex // one run at a time
+	dev    *device
+	graphs map[*graph.CSR]*devGraph
+	order  []*graph.CSR // least recently used first
+	broken error        // set by a sticky driver error; every later run reports it
+	epoch  uint32       // dedup stamps: a fresh tag per iteration, never reused
+}
+
+var (
+	_ engine.Engine = (*Engine)(nil)
+	_ engine.Spacer = (*Engine)(nil)
+)
+
+var (
+	openOnce sync.Once
+	theEng   *Engine
+	openErr  error
+)
+
+func open() (engine.Engine, error) {
+	openOnce.Do(func() {
+		d, err := openDevice()
+		if err != nil {
+			openErr = err
+			return
+		}
+		theEng = &Engine{dev: d, graphs: map[*graph.CSR]*devGraph{}}
+	})
+	if openErr != nil {
+		return nil, openErr
+	}
+	return theEng, nil
+}
+
+// Name returns "gpu".
+func (*Engine) Name() string { return "gpu" }
+
+// Device describes the GPU: name, multiprocessors, memory.
+func (e *Engine) Device() string {
+	return fmt.Sprintf("%s (%d SMs, %.0f GiB, sm_%d)", e.dev.name, e.dev.sms, float64(e.dev.mem)/(1<<30), e.dev.cc)
+}
+
+// Run validates the request, uploads the graph if it is not cached, runs the algorithm's driver
+// on the device goroutine, and fills the summary.
+func (e *Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, error) {
+	if err := req.Schedule.Validate(req.Algorithm, "gpu"); err != nil {
+		return nil, err
+	}
+	d, ok := drivers[req.Algorithm]
+	if !ok {
+		return nil, fmt.Errorf("gpu: %s: %w (the GPU engine runs bfs, sssp, cc and pr)", req.Algorithm, engine.ErrUnsupported)
+	}
+	if req.Graph == nil || req.Graph.NumVertices() == 0 {
+		return nil, fmt.Errorf("gpu: the graph has no vertices")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.broken != nil {
+		return nil, fmt.Errorf("gpu: the engine is unusable after an earlier device error (%v); restart gworkbench to use the GPU again, or use engine=cpu", e.broken)
+	}
+	res := &engine.Result{
+		Algorithm: req.Algorithm, Engine: "gpu", Params: req.Params, Schedule: req.Schedule,
+		Graph: engine.InfoOf(req.GraphName, req.Graph),
+	}
+	res.Provenance = engine.MachineProvenance()
+	res.Provenance.GPU = e.Device()
+	var runErr error
+	err := e.dev.do(func() error {
+		r := &run{eng: e, dev: e.dev, ctx: ctx, req: &req, res: res, g: req.Graph}
+		defer r.release()
+		if err := r.setup(); err != nil {
+			return err
+		}
+		start := time.Now()
+		if err := d(r); err != nil {
+			return err
+		}
+		if err := r.sync(); err != nil {
+			return err
+		}
+		r.elapsed = time.Since(start)
+		if r.collect != nil {
+			runErr = r.collect()
+		}
+		res.Finish(r.elapsed)
+		return nil
+	})
+	if err == nil {
+		err = runErr
+	}
+	if err != nil {
+		if isSticky(err) {
+			e.broken = err
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// Close frees every cached graph.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dev.do(func() error {
+		for g, dg := range e.graphs {
+			dg.free()
+			delete(e.graphs, g)
+		}
+		e.order = nil
+		return nil
+	})
+}
+
+var errNoFit = errors.New("does not fit")
+
+// CopyBandwidth measures the device's copy bandwidth: a device-to-device copy of bytes,
+// timed with events (median of reps), counting bytes read plus bytes written, in bytes per
+// second. It is the ceiling the benchmarks compare their bytes moved against (METHOD.md).
+func (e *Engine) CopyBandwidth(bytes int64, reps int) (float64, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var bw float64
+	err := e.dev.do(func() error {
+		if err := e.ensureFree(2*bytes, "the bandwidth test"); err != nil {
+			return err
+		}
+		a, err := alloc(bytes)
+		if err != nil {
+			return err
+		}
+		defer a.free()
+		b, err := alloc(bytes)
+		if err != nil {
+			return err
+		}
+		defer b.free()
+		if err := memset8(a, 1, bytes); err != nil {
+			return err
+		}
+		ev0, err := e.dev.event(0)
+		if err != nil {
+			return err
+		}
+		ev1, err := e.dev.event(1)
+		if err != nil {
+			return err
+		}
+		var times []float64
+		for i := 0; i < reps+1; i++ {
+			if err := ev0.Record(cu.Stream{}); err != nil {
+				return check("cuEventRecord", err)
+			}
+			if err := copyBuf(b, a, bytes); err != nil {
+				return err
+			}
+			if err := ev1.Record(cu.Stream{}); err != nil {
+				return check("cuEventRecord", err)
+			}
+			if err := check("cuEventSynchronize", ev1.Synchronize()); err != nil {
+				return err
+			}
+			ms, err := ev0.Elapsed(ev1)
+			if err != nil {
+				return check("cuEventElapsedTime", err)
+			}
+			if i > 0 {
+				times = append(times, ms)
+			}
+		}
+		sort.Float64s(times)
+		bw = 2 * float64(bytes) / (times[len(times)/2] / 1e3)
+		return nil
+	})
+	return bw, err
+}

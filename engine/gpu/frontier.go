@@ -1,0 +1,461 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// frontier is a worklist in one of the representations of the frontier knob.
+type frontier struct {
+	kind  int    // kQueue, kBitmap, kBoolmap, or kAll (every vertex)
+	name  string // buffer name: the queue, bitmap or boolmap
+	slot  int    // queue length slot
+	count int64  // vertices (with duplicates, for a queue)
+	edges int64  // sum of their out-degrees; -1 when unknown
+}
+
+func frontierKind(f engine.Frontier) int {
+	switch f {
+	case engine.Bitmap:
+		return kBitmap
+	case engine.Boolmap:
+		return kBoolmap
+	}
+	return kQueue
+}
+
+// newFrontiers returns the two alternating worklists of a run.
+func newFrontiers(kind int) (*frontier, *frontier) {
+	return &frontier{kind: kind, name: "f0", slot: lenQ0, edges: -1}, &frontier{kind: kind, name: "f1", slot: lenQ1, edges: -1}
+}
+
+// qcap is a queue's current capacity in entries.
+func (r *run) qcap(name string) int64 {
+	if b, ok := r.bufs[name]; ok {
+		return b.bytes / 4
+	}
+	return 0
+}
+
+// initialCap is a worklist's first capacity: V/5 (Nasre et al.), grown on demand.
+func (r *run) initialCap() int64 {
+	c := int64(r.n) / 5
+	if c < 4096 {
+		c = 4096
+	}
+	return c
+}
+
+// storage returns the device buffer behind f, allocated for its representation.
+func (r *run) storage(f *frontier) (buffer, error) {
+	switch f.kind {
+	case kBitmap:
+		return r.buf(f.name, int64((r.n+31)/32)*4, false)
+	case kBoolmap:
+		return r.buf(f.name, int64(r.n), false)
+	}
+	c := r.qcap(f.name)
+	if c == 0 {
+		c = r.initialCap()
+	}
+	return r.buf(f.name, c*4, true)
+}
+
+// setSource makes f hold only src.
+func (r *run) setSource(f *frontier, src uint32) error {
+	b, err := r.storage(f)
+	if err != nil {
+		return err
+	}
+	f.count, f.edges = 1, r.g.Degree(src)
+	switch f.kind {
+	case kBitmap:
+		if err := memset8(b, 0, b.bytes); err != nil {
+			return err
+		}
+		word := make([]uint32, 1)
+		word[0] = 1 << (src & 31)
+		return r.poke(b, int64(src/32)*4, word)
+	case kBoolmap:
+		if err := memset8(b, 0, b.bytes); err != nil {
+			return err
+		}
+		return r.poke(b, int64(src), []byte{1})
+	}
+	if err := r.poke(b, 0, []uint32{src}); err != nil {
+		return err
+	}
+	return r.setLen(f.slot, 1)
+}
+
+// stepSpec is one advance: which kernel, over which CSR, from which frontier into which.
+type stepSpec struct {
+	prefix string // kernel prefix, e.g. "bfs_push"; the lb suffix is added
+	csr    *csrDev
+	pull   bool
+	topo   bool      // rows are every vertex (a topology-driven sweep)
+	in     *frontier // push: the rows; pull: frontier membership (nil with topo)
+	out    *frontier // nil: nothing is pushed
+	far    *frontier // near-far pile (a queue), or nil
+	a      kargs     // algorithm fields: val, valIn, iter, bound, update, ...
+	// keepOut adds to the output as it stands (a second CSR of the same step); noCount skips
+	// the member count of a bitmap or boolmap output (a later CSR of the step will count).
+	keepOut, noCount bool
+}
+
+var lbSuffix = map[engine.LoadBalance]string{
+	engine.LBThread: "thread", engine.LBWarp: "warp", engine.LBCTA: "cta", engine.LBTWC: "twc",
+	engine.LBEdge: "edge", engine.LBCOO: "coo",
+}
+
+// step launches one advance and, for a bitmap or boolmap output, the count of its members.
+// The caller reads the counters back.
+func (r *run) step(sp *stepSpec) error {
+	a := sp.a
+	c := sp.csr
+	a.off, a.nbr, a.wt, a.n, a.m = c.off.addr(), c.nbr.addr(), c.wt.addr(), int64(c.n), c.m
+	a.outOff, a.ctr = r.dg.out.off.addr(), r.ctl.addr()
+	lb := r.s.LB
+	if lb == engine.LBCOO {
+		if err := r.rows(c); err != nil {
+			return err
+		}
+		a.row = c.row.addr()
+	}
+	rows := int64(r.n)
+	edges := c.m
+	/// 1. Rows and membership.
+	switch {
+	case sp.topo || sp.pull:
+		a.inKind = kAll
+		if sp.pull && !sp.topo {
+			if err := r.membership(sp.in, &a); err != nil {
+				return err
+			}
+		} else {
+			a.memKind = kAll
+		}
+	default:
+		in := sp.in
+		rows, edges = in.count, in.edges
+		if edges < 0 {
+			edges = c.m
+		}
+		b, err := r.storage(in)
+		if err != nil {
+			return err
+		}
+		a.inKind = int64(in.kind)
+		switch in.kind {
+		case kQueue:
+			a.inQ, a.inLen = b.addr(), r.lenAddr(in.slot)
+		case kBitmap:
+			a.inBits = b.addr()
+		case kBoolmap:
+			a.inBools = b.addr()
+		}
+		switch {
+		case lb == engine.LBCOO && in.kind == kQueue:
+			m, err := r.queueToMem(in, kBoolmap, "rowmem")
+			if err != nil {
+				return err
+			}
+			a.inKind, a.inBools = kBoolmap, m.addr()
+		case lb == engine.LBEdge:
+			if err := r.edgeScan(in, &a); err != nil {
+				return err
+			}
+		}
+	}
+	/// 2. Output.
+	if err := r.wireOut(sp.out, &a, sp.keepOut); err != nil {
+		return err
+	}
+	if sp.far != nil {
+		fb, err := r.storage(sp.far)
+		if err != nil {
+			return err
+		}
+		a.farQ, a.farLen, a.farCap = fb.addr(), r.lenAddr(sp.far.slot), r.qcap(sp.far.name)
+	}
+	/// 3. Launch, with a grid that follows the work.
+	var grid int
+	switch lb {
+	case engine.LBThread, engine.LBTWC:
+		grid = blocks(rows, block)
+	case engine.LBWarp:
+		grid = blocks(rows, block/32)
+	case engine.LBCTA:
+		grid = blocks(rows, 1)
+	case engine.LBEdge:
+		grid = blocks(edges, block)
+	default:
+		grid = blocks(c.m, block)
+	}
+	if err := r.launch(sp.prefix+"_"+lbSuffix[lb], grid, &a); err != nil {
+		return err
+	}
+	if sp.out != nil && sp.out.kind != kQueue && !sp.noCount {
+		return r.count(sp.out)
+	}
+	return nil
+}
+
+// wireOut points a's output at f (cleared), with the dedup and aggregation knobs.
+func (r *run) wireOut(f *frontier, a *kargs, keep bool) error {
+	sp, err := r.buf("spill", int64(r.n), false)
+	if err != nil {
+		return err
+	}
+	a.spill = sp.addr()
+	a.outLen = r.lenAddr(lenTmp)
+	if f == nil {
+		a.outKind = kAll // nothing is stored
+		return nil
+	}
+	b, err := r.storage(f)
+	if err != nil {
+		return err
+	}
+	a.outKind = int64(f.kind)
+	switch f.kind {
+	case kQueue:
+		a.outQ, a.outLen, a.outCap = b.addr(), r.lenAddr(f.slot), r.qcap(f.name)
+		if !keep {
+			if err := r.setLen(f.slot, 0); err != nil {
+				return err
+			}
+		}
+	case kBitmap, kBoolmap:
+		a.outBits, a.outBools = b.addr(), b.addr()
+		if !keep {
+			if err := memset8(b, 0, b.bytes); err != nil {
+				return err
+			}
+		}
+	}
+	switch r.s.Dedup {
+	case engine.DedupAtomic:
+		st, err := r.buf("stamp", int64(r.n)*4, false)
+		if err != nil {
+			return err
+		}
+		if !keep {
+			r.tag = r.eng.nextTag()
+		}
+		a.dedup, a.stamp, a.tag = dAtomic, st.addr(), int64(r.tag)
+	case engine.DedupCull:
+		cb, err := r.buf("cull", int64((r.n+31)/32)*4, false)
+		if err != nil {
+			return err
+		}
+		if !keep {
+			if err := memset8(cb, 0, cb.bytes); err != nil {
+				return err
+			}
+		}
+		a.dedup, a.cull = dCull, cb.addr()
+	}
+	switch r.s.PushAgg {
+	case engine.AggWarp:
+		a.agg = aggWarp
+	case engine.AggBlock:
+		a.agg = aggBlock
+	}
+	return nil
+}
+
+func (e *Engine) nextTag() uint32 {
+	e.epoch++
+	if e.epoch == 0 {
+		e.epoch = 1
+	}
+	return e.epoch
+}
+
+// membership wires the frontier f as pull's membership test: a queue is scattered into a bitmap.
+func (r *run) membership(f *frontier, a *kargs) error {
+	b, err := r.storage(f)
+	if err != nil {
+		return err
+	}
+	switch f.kind {
+	case kBitmap:
+		a.memKind, a.memBits = kBitmap, b.addr()
+	case kBoolmap:
+		a.memKind, a.memBools = kBoolmap, b.addr()
+	default:
+		m, err := r.queueToMem(f, kBitmap, "mem")
+		if err != nil {
+			return err
+		}
+		a.memKind, a.memBits = kBitmap, m.addr()
+	}
+	return nil
+}
+
+// queueToMem scatters queue f into a cleared bitmap or boolmap buffer.
+func (r *run) queueToMem(f *frontier, kind int, name string) (buffer, error) {
+	size := int64(r.n)
+	if kind == kBitmap {
+		size = int64((r.n+31)/32) * 4
+	}
+	m, err := r.buf(name, size, false)
+	if err != nil {
+		return m, err
+	}
+	if err := memset8(m, 0, m.bytes); err != nil {
+		return m, err
+	}
+	q, err := r.storage(f)
+	if err != nil {
+		return m, err
+	}
+	a := r.args(&r.dg.out)
+	a.inQ, a.inLen, a.memKind = q.addr(), r.lenAddr(f.slot), int64(kind)
+	if kind == kBitmap {
+		a.memBits = m.addr()
+	} else {
+		a.memBools = m.addr()
+	}
+	return m, r.launch("util_queue_to_mem", blocks(f.count, block), &a)
+}
+
+// edgeScan prepares lb=edge: the rows as a queue (compacting a bitmap or boolmap) and the
+// exclusive scan of their degrees.
+func (r *run) edgeScan(in *frontier, a *kargs) error {
+	qAddr, lenAddr, cnt := a.inQ, a.inLen, in.count
+	if in.kind != kQueue {
+		tq, err := r.buf("rowq", int64(r.n)*4, false)
+		if err != nil {
+			return err
+		}
+		if err := r.setLen(lenTmp, 0); err != nil {
+			return err
+		}
+		ca := r.args(&r.dg.out)
+		ca.inKind, ca.inBits, ca.inBools = a.inKind, a.inBits, a.inBools
+		ca.outQ, ca.outLen, ca.outCap = tq.addr(), r.lenAddr(lenTmp), int64(r.n)
+		if err := r.launch("util_compact", blocks(int64(r.n), block), &ca); err != nil {
+			return err
+		}
+		qAddr, lenAddr = tq.addr(), r.lenAddr(lenTmp)
+	}
+	scan, err := r.buf("scan", (cnt+1)*8, false)
+	if err != nil {
+		return err
+	}
+	sums, err := r.buf("sums", ((cnt+1023)/1024+1)*8, false)
+	if err != nil {
+		return err
+	}
+	sa := *a
+	sa.inQ, sa.inLen, sa.inScan, sa.err = qAddr, lenAddr, scan.addr(), sums.addr()
+	if err := r.launch("util_scan_blocks", blocks(cnt, 1024), &sa); err != nil {
+		return err
+	}
+	if err := r.launch("util_scan_sums", 1, &sa); err != nil {
+		return err
+	}
+	if err := r.launch("util_scan_add", blocks(cnt, block), &sa); err != nil {
+		return err
+	}
+	a.inKind, a.inQ, a.inLen, a.inScan = kQueue, qAddr, lenAddr, scan.addr()
+	return nil
+}
+
+// count launches util_count over a bitmap or boolmap frontier (ctr[cCount], ctr[cCountEdges]).
+func (r *run) count(f *frontier) error {
+	b, err := r.storage(f)
+	if err != nil {
+		return err
+	}
+	a := r.args(&r.dg.out)
+	a.inKind = int64(f.kind)
+	a.inBits, a.inBools = b.addr(), b.addr()
+	return r.launch("util_count", blocks(int64(r.n), block*4), &a)
+}
+
+// finishStep reads the counters back and settles the output frontier: on overflow the queue
+// grows and the spilled pushes are folded in (no work is lost or redone); its count and edges
+// are set for the next step.
+func (r *run) finishStep(out, far *frontier) error {
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	if r.hctl[cOverflow] != 0 {
+		if err := r.grow(out, far); err != nil {
+			return err
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if out.kind == kQueue {
+		out.count, out.edges = r.hlen(out.slot), int64(r.hctl[cScout])
+	} else {
+		out.count, out.edges = int64(r.hctl[cCount]), int64(r.hctl[cCountEdges])
+	}
+	if far != nil {
+		far.count = r.hlen(far.slot)
+	}
+	return nil
+}
+
+// grow doubles the overflowed queues (keeping their entries) and folds the spill boolmap
+// into out.
+func (r *run) grow(out, far *frontier) error {
+	pushes := r.hctl[cPushes]
+	for _, f := range []*frontier{out, far} {
+		if f == nil || f.kind != kQueue {
+			continue
+		}
+		c := r.qcap(f.name)
+		used := r.hlen(f.slot)
+		if used > c {
+			used = c
+		}
+		if err := r.setLen(f.slot, uint32(used)); err != nil {
+			return err
+		}
+		nc := 2 * c
+		if p := int64(pushes) + used; nc < p {
+			nc = p
+		}
+		if _, err := r.buf(f.name, nc*4, true); err != nil {
+			return err
+		}
+	}
+	// Fold the spilled pushes into the output queue, or into the far pile when the output is
+	// a bitmap or boolmap (only the far pile can have spilled then).
+	target := out
+	if target == nil || target.kind != kQueue {
+		target = far
+	}
+	if target == nil {
+		return nil
+	}
+	sp, err := r.buf("spill", int64(r.n), false)
+	if err != nil {
+		return err
+	}
+	q, err := r.storage(target)
+	if err != nil {
+		return err
+	}
+	a := r.args(&r.dg.out)
+	a.spill, a.outQ, a.outLen, a.outCap = sp.addr(), q.addr(), r.lenAddr(target.slot), r.qcap(target.name)
+	if err := r.launch("util_compact", blocks(int64(r.n), block), &a); err != nil {
+		return err
+	}
+	ov := r.hctl
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	// keep this step's counters; only the lengths changed
+	for i := 0; i < 16; i++ {
+		r.hctl[i] = ov[i]
+	}
+	return nil
+}

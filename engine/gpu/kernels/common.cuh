@@ -1,0 +1,435 @@
+// common.cuh: what every gworkbench kernel shares: the argument block, frontier access,
+// worklist pushes (dedup, cooperative conversion, spill on overflow) and the load-balancing
+// strategies as device templates.
+//
+// An algorithm supplies a functor with Gunrock's advance contract
+//   int edge(u32 row, u32 col, i64 e, int w, u32* out)   // 0: nothing, 1: push *out, 2: push *out far
+// plus row_ok(row) (skip a row), done(row) (stop scanning a row early, pull) and member(v).
+// For push, row is the source and col the destination; for pull, row is the vertex being
+// updated and col its in-neighbour. Every strategy loops grid-stride, so any grid is correct and
+// the host sizes grids to the frontier (variable kernel configuration, Nasre et al.).
+#pragma once
+#include "platform.cuh"
+
+#define BLOCK 256
+#define WARPS_PER_BLOCK (BLOCK / 32)
+#define AGG_SLOTS 1024
+
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+
+// Frontier representations (input) and worklist kinds (output).
+enum { KQueue = 0, KBitmap = 1, KBoolmap = 2, KAll = 3 };
+enum { DNone = 0, DAtomic = 1, DCull = 2 };
+enum { AggAtomic = 0, AggWarp = 1, AggBlock = 2 };
+enum { URMW = 0, URW = 1 };
+// Counters, read back after every iteration.
+enum { CEdges = 0, CPushes = 1, CScout = 2, COverflow = 3, CCulled = 4, CFar = 5, CCount = 6, CCountEdges = 7, CChanged = 8, CMinFar = 9, NCounters = 16 };
+
+// Args is every kernel's single parameter. Every field is 8 bytes, mirrored by kargs in Go.
+struct Args {
+    // 1. The CSR traversed: out-edges for push, in-edges for pull. row[e] is the row of edge e (coo).
+    const i64* off;
+    const u32* nbr;
+    const int* wt;
+    const u32* row;
+    i64 n;
+    i64 m;
+    const i64* out_off;  // the out-CSR offsets: degree of a pushed vertex (scout count), PageRank out-degree
+    // 2. Per-vertex values. val_in == val unless sync=sync (double buffer).
+    int* val;
+    const int* val_in;
+    float* rank;
+    float* rank_next;
+    float* contrib;
+    float* resid;
+    // 3. Input frontier.
+    i64 in_kind;
+    const u32* in_q;
+    const u32* in_len;
+    const u32* in_bits;
+    const unsigned char* in_bools;
+    const i64* in_scan;  // lb=edge: exclusive scan of the rows' degrees (len+1 entries)
+    // Membership of the frontier, for pull and coo: KBitmap, KBoolmap, or KAll (functor decides).
+    i64 mem_kind;
+    const u32* mem_bits;
+    const unsigned char* mem_bools;
+    // 4. Output worklist.
+    i64 out_kind;
+    u32* out_q;
+    u32* out_len;
+    i64 out_cap;
+    u32* out_bits;
+    unsigned char* out_bools;
+    unsigned char* spill;  // overflowed pushes land here; the host grows the queue and folds them in
+    u32* far_q;
+    u32* far_len;
+    i64 far_cap;
+    // 5. Knobs and per-iteration scalars.
+    i64 dedup;
+    i64 agg;
+    i64 update;
+    u32* stamp;
+    u32* cull;
+    i64 tag;
+    i64 iter;
+    i64 bound;
+    double damping;
+    double base;
+    double eps;
+    u64* ctr;
+    double* err;
+};
+
+static_assert(sizeof(Args) == 360, "Args must match kargs in run.go");
+
+struct Shared {
+    u32 q[AGG_SLOTS];
+    u32 n;
+    u32 base;
+    u64 edges;
+    u64 scout;
+    u64 pushes;
+    int flag;
+    u32 row, rbeg;
+    i64 rs, re;
+};
+
+struct Local {
+    u64 edges;
+    u64 scout;
+    u64 pushes;
+};
+
+__device__ __forceinline__ bool bit_test(const u32* b, u32 v) { return (b[v >> 5] >> (v & 31)) & 1u; }
+
+__device__ __forceinline__ u32 in_count(const Args& a) { return a.in_kind == KQueue ? *a.in_len : (u32)a.n; }
+
+// get_row maps index i of the input frontier to a vertex; false when i is not active.
+__device__ __forceinline__ bool get_row(const Args& a, i64 i, u32* v) {
+    switch (a.in_kind) {
+    case KQueue: *v = a.in_q[i]; return true;
+    case KBitmap: *v = (u32)i; return bit_test(a.in_bits, (u32)i);
+    case KBoolmap: *v = (u32)i; return a.in_bools[i] != 0;
+    default: *v = (u32)i; return true;
+    }
+}
+
+// row_active tests whether vertex v is a row of the input frontier (lb=coo; a queue is turned
+// into a boolmap first).
+__device__ __forceinline__ bool row_active(const Args& a, u32 v) {
+    if (a.in_kind == KBitmap) return bit_test(a.in_bits, v);
+    if (a.in_kind == KBoolmap) return a.in_bools[v] != 0;
+    return true;
+}
+
+// in_member tests frontier membership through the mem_* fields (pull, coo).
+__device__ __forceinline__ bool in_member(const Args& a, u32 v) {
+    if (a.mem_kind == KBitmap) return bit_test(a.mem_bits, v);
+    if (a.mem_kind == KBoolmap) return a.mem_bools[v] != 0;
+    return true;
+}
+
+__device__ __forceinline__ int weight(const Args& a, i64 e) { return a.wt ? a.wt[e] : 1; }
+
+__device__ __forceinline__ void shared_init(Shared& sh) {
+    if (threadIdx.x == 0) {
+        sh.n = 0;
+        sh.edges = 0;
+        sh.scout = 0;
+        sh.pushes = 0;
+        sh.flag = 0;
+    }
+    __syncthreads();
+}
+
+// queue_put appends v at a reserved index, or spills it when the queue is full.
+__device__ __forceinline__ void queue_put(const Args& a, u32 idx, u32 v) {
+    if ((i64)idx < a.out_cap) {
+        a.out_q[idx] = v;
+    } else {
+        a.spill[v] = 1;
+        a.ctr[COverflow] = 1;
+    }
+}
+
+// emit pushes v to the output worklist: 1. dedup, 2. representation, 3. aggregation.
+__device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v) {
+    /// 1. Dedup: atomic claims v once per iteration; cull drops v when a racy bitmap saw it.
+    if (a.dedup == DAtomic) {
+        if (atomicExch(&a.stamp[v], (u32)a.tag) == (u32)a.tag) return;
+    } else if (a.dedup == DCull) {
+        u32 w = a.cull[v >> 5], b = 1u << (v & 31);
+        if (w & b) {
+            atomicAdd(&a.ctr[CCulled], 1ull);
+            return;
+        }
+        a.cull[v >> 5] = w | b;  // plain store: a lost bit only lets a duplicate through
+    }
+    st.pushes++;
+    if (a.out_off) st.scout += (u64)(a.out_off[v + 1] - a.out_off[v]);
+    /// 2. Representation.
+    if (a.out_kind == KBitmap) {
+        atomicOr(&a.out_bits[v >> 5], 1u << (v & 31));
+        return;
+    }
+    if (a.out_kind == KBoolmap) {
+        a.out_bools[v] = 1;
+        return;
+    }
+    if (a.out_kind != KQueue) return;
+    /// 3. Aggregation: one atomic per item, per warp (coalesced group), or per block.
+    if (a.agg == AggWarp) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        u32 base = 0;
+        if (g.thread_rank() == 0) base = atomicAdd(a.out_len, (u32)g.size());
+        base = g.shfl(base, 0);
+        queue_put(a, base + g.thread_rank(), v);
+    } else if (a.agg == AggBlock) {
+        u32 s = atomicAdd(&sh.n, 1u);
+        if (s < AGG_SLOTS) {
+            sh.q[s] = v;
+        } else {
+            queue_put(a, atomicAdd(a.out_len, 1u), v);
+        }
+    } else {
+        queue_put(a, atomicAdd(a.out_len, 1u), v);
+    }
+}
+
+__device__ __forceinline__ void emit_far(const Args& a, u32 v) {
+    u32 idx = atomicAdd(a.far_len, 1u);
+    if ((i64)idx < a.far_cap) {
+        a.far_q[idx] = v;
+    } else {
+        a.spill[v] = 1;
+        a.ctr[COverflow] = 2;
+    }
+    atomicAdd(&a.ctr[CFar], 1ull);
+}
+
+// finish flushes the block's aggregated pushes and its counters. Every thread of the block
+// must reach it.
+__device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
+    if (st.edges) atomicAdd(&sh.edges, st.edges);
+    if (st.scout) atomicAdd(&sh.scout, st.scout);
+    if (st.pushes) atomicAdd(&sh.pushes, st.pushes);
+    __syncthreads();
+    u32 k = min(sh.n, (u32)AGG_SLOTS);
+    if (threadIdx.x == 0) {
+        if (k) sh.base = atomicAdd(a.out_len, k);
+        if (sh.edges) atomicAdd(&a.ctr[CEdges], sh.edges);
+        if (sh.scout) atomicAdd(&a.ctr[CScout], sh.scout);
+        if (sh.pushes) atomicAdd(&a.ctr[CPushes], sh.pushes);
+    }
+    __syncthreads();
+    for (u32 i = threadIdx.x; i < k; i += blockDim.x) queue_put(a, sh.base + i, sh.q[i]);
+}
+
+template <class F>
+__device__ __forceinline__ void visit(const Args& a, Shared& sh, Local& st, F& f, u32 r, i64 e) {
+    u32 out;
+    int c = f.edge(r, a.nbr[e], e, weight(a, e), &out);
+    if (c == 1) emit(a, sh, st, out);
+    else if (c == 2) emit_far(a, out);
+}
+
+/// Load-balancing strategies (Gunrock's operators/advance, Merrill et al.).
+
+// lb_thread: one row per thread (Gunrock ThreadExpand, UGF VERTEX_BASED).
+template <class F>
+__device__ void lb_thread(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < cnt; i += (i64)gridDim.x * blockDim.x) {
+        u32 r;
+        if (!get_row(a, i, &r) || !f.row_ok(r)) continue;
+        i64 b = a.off[r], end = a.off[r + 1];
+        st.edges += end - b;
+        for (i64 e = b; e < end; e++) {
+            if (f.done(r)) break;
+            visit(a, sh, st, f, r, e);
+        }
+    }
+}
+
+// lb_warp: one row per warp, lanes stride its edges.
+template <class F>
+__device__ void lb_warp(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    int lane = threadIdx.x & 31;
+    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
+    for (i64 i = w; i < cnt; i += nw) {
+        u32 r;
+        if (!get_row(a, i, &r) || !f.row_ok(r)) continue;
+        i64 b = a.off[r], end = a.off[r + 1];
+        if (lane == 0) st.edges += end - b;
+        for (i64 e = b + lane; e < end; e += 32) {
+            if (f.done(r)) break;
+            visit(a, sh, st, f, r, e);
+        }
+    }
+}
+
+// lb_cta: one row per thread block.
+template <class F>
+__device__ void lb_cta(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    for (i64 i = blockIdx.x; i < cnt; i += gridDim.x) {
+        u32 r;
+        if (!get_row(a, i, &r) || !f.row_ok(r)) continue;
+        i64 b = a.off[r], end = a.off[r + 1];
+        if (threadIdx.x == 0) st.edges += end - b;
+        for (i64 e = b + threadIdx.x; e < end; e += blockDim.x) {
+            if (f.done(r)) break;
+            visit(a, sh, st, f, r, e);
+        }
+    }
+}
+
+// lb_twc: thread/warp/CTA by degree (Merrill; Gunrock TWC). Rows of degree >= BLOCK are taken
+// by the whole block, >= 32 by a warp, the rest by their own thread.
+template <class F>
+__device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    int lane = threadIdx.x & 31;
+    for (i64 base = blockIdx.x * (i64)blockDim.x; base < cnt; base += (i64)gridDim.x * blockDim.x) {
+        i64 i = base + threadIdx.x;
+        u32 r = 0;
+        i64 b = 0, end = 0;
+        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+            b = a.off[r];
+            end = a.off[r + 1];
+            st.edges += end - b;
+        }
+        /// 1. CTA: rows with at least BLOCK edges, one at a time.
+        while (true) {
+            if (threadIdx.x == 0) sh.flag = -1;
+            __syncthreads();
+            if (end - b >= BLOCK) sh.flag = threadIdx.x;
+            __syncthreads();
+            int owner = sh.flag;
+            if (owner < 0) break;
+            if (owner == (int)threadIdx.x) {
+                sh.row = r;
+                sh.rs = b;
+                sh.re = end;
+                b = end;
+            }
+            __syncthreads();
+            u32 rr = sh.row;
+            i64 rs = sh.rs, re = sh.re;
+            for (i64 e = rs + threadIdx.x; e < re; e += blockDim.x) {
+                if (f.done(rr)) break;
+                visit(a, sh, st, f, rr, e);
+            }
+            __syncthreads();
+        }
+        /// 2. Warp: rows with 32 or more edges.
+        while (true) {
+            unsigned want = __ballot_sync(0xffffffffu, end - b >= 32);
+            if (!want) break;
+            int leader = __ffs(want) - 1;
+            u32 rr = __shfl_sync(0xffffffffu, r, leader);
+            i64 rs = __shfl_sync(0xffffffffu, b, leader);
+            i64 re = __shfl_sync(0xffffffffu, end, leader);
+            if (lane == leader) b = end;
+            for (i64 e = rs + lane; e < re; e += 32) {
+                if (f.done(rr)) break;
+                visit(a, sh, st, f, rr, e);
+            }
+        }
+        /// 3. Thread: the rest.
+        for (i64 e = b; e < end; e++) {
+            if (f.done(r)) break;
+            visit(a, sh, st, f, r, e);
+        }
+    }
+}
+
+// upper_bound over s[lo..hi): the first index whose value is > k.
+__device__ __forceinline__ i64 upper_bound(const i64* s, i64 lo, i64 hi, i64 k) {
+    while (lo < hi) {
+        i64 mid = (lo + hi) >> 1;
+        if (s[mid] <= k) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+// lb_edge: equal edges per thread (Gunrock LB): thread k takes edge k of the frontier's edges,
+// found by a search of the scan of the rows' degrees, narrowed per block. For in_kind=KAll the
+// scan is the CSR's own offsets.
+template <class F>
+__device__ void lb_edge(const Args& a, Shared& sh, Local& st, F& f) {
+    bool all = a.in_kind == KAll;
+    i64 rows = all ? a.n : (i64)*a.in_len;
+    const i64* scan = all ? a.off : a.in_scan;
+    i64 total = scan[rows];
+    for (i64 k0 = blockIdx.x * (i64)blockDim.x; k0 < total; k0 += (i64)gridDim.x * blockDim.x) {
+        /// 1. The block's row range.
+        if (threadIdx.x == 0) {
+            i64 k1 = min(k0 + (i64)blockDim.x, total) - 1;
+            sh.rs = upper_bound(scan, 0, rows + 1, k0) - 1;
+            sh.re = upper_bound(scan, sh.rs, rows + 1, k1);
+        }
+        __syncthreads();
+        i64 lo = sh.rs, hi = sh.re;
+        __syncthreads();
+        /// 2. Each thread's row and edge.
+        i64 k = k0 + threadIdx.x;
+        if (k < total) {
+            i64 ri = upper_bound(scan, lo, hi, k) - 1;
+            u32 r = all ? (u32)ri : a.in_q[ri];
+            if (f.row_ok(r) && !f.done(r)) {
+                st.edges++;
+                visit(a, sh, st, f, r, a.off[r] + (k - scan[ri]));
+            }
+        }
+    }
+}
+
+// lb_coo: one thread per edge of the whole edge list; the row must be in the frontier.
+template <class F>
+__device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
+    for (i64 e = blockIdx.x * (i64)blockDim.x + threadIdx.x; e < a.m; e += (i64)gridDim.x * blockDim.x) {
+        u32 r = a.row[e];
+        if (!row_active(a, r) || !f.row_ok(r) || f.done(r)) continue;
+        st.edges++;
+        visit(a, sh, st, f, r, e);
+    }
+}
+
+enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5 };
+
+// advance runs one step of functor f with strategy LB over the input frontier.
+template <int LB, class F>
+__device__ void advance(const Args& a, Shared& sh, F& f) {
+    Local st = {0, 0, 0};
+    shared_init(sh);
+    switch (LB) {
+    case LThread: lb_thread(a, sh, st, f); break;
+    case LWarp: lb_warp(a, sh, st, f); break;
+    case LCTA: lb_cta(a, sh, st, f); break;
+    case LTWC: lb_twc(a, sh, st, f); break;
+    case LEdge: lb_edge(a, sh, st, f); break;
+    default: lb_coo(a, sh, st, f); break;
+    }
+    finish(a, sh, st);
+}
+
+// ENTRY defines kernel NAME running functor FUNCTOR with strategy LB.
+#define ENTRY(NAME, FUNCTOR, LB)                                              \
+    extern "C" __global__ void __launch_bounds__(BLOCK) NAME(const Args a) {  \
+        __shared__ Shared sh;                                                 \
+        FUNCTOR f{a};                                                         \
+        advance<LB>(a, sh, f);                                                \
+    }
+
+#define ENTRIES(PREFIX, FUNCTOR)              \
+    ENTRY(PREFIX##_thread, FUNCTOR, LThread) \
+    ENTRY(PREFIX##_warp, FUNCTOR, LWarp)     \
+    ENTRY(PREFIX##_cta, FUNCTOR, LCTA)       \
+    ENTRY(PREFIX##_twc, FUNCTOR, LTWC)       \
+    ENTRY(PREFIX##_edge, FUNCTOR, LEdge)     \
+    ENTRY(PREFIX##_coo, FUNCTOR, LCOO)

@@ -1,0 +1,251 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// pr returns the PageRank of every vertex, summing to 1.
+//
+// Approach: the kernels (kernels/pr.cu) solve x = (1-d)/V + d * sum_{u->v} x[u]/deg(u) with
+// dangling vertices leaking, and the result is normalised to sum 1, which is the same vector
+// as spreading dangling rank uniformly (the teleport and dangling distributions are both
+// uniform). Topology-driven: pull sweeps (Jacobi with sync=sync, Gauss-Seidel in place with
+// sync=async) or push sweeps (atomic adds), until the L1 change of a sweep is below tolerance
+// or max_iter. Data-driven: residual push (PageRank-Delta): frontier vertices move their
+// residual into their rank and push d*r/deg to their out-neighbours; a vertex joins the
+// worklist when its residual crosses tolerance/V.
+//
+// [1] Wang et al. Gunrock. ACM TOPC 2017. [2] Whang et al. Scalable data-driven PageRank.
+// Euro-Par 2015. [3] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015.
+func init() { drivers[engine.PR] = pr }
+
+func pr(r *run) error {
+	s := r.s
+	p := r.req.Params
+	n := int64(r.n)
+	rank, err := r.values("rank")
+	if err != nil {
+		return err
+	}
+	next, err := r.values("next")
+	if err != nil {
+		return err
+	}
+	contrib, err := r.values("contrib")
+	if err != nil {
+		return err
+	}
+	errBuf, err := r.buf("err", 8, false)
+	if err != nil {
+		return err
+	}
+	base := (1 - p.Damping) / float64(n)
+	a := r.args(&r.dg.out)
+	a.rank, a.rankNext, a.contrib, a.damping, a.base, a.err = rank.addr(), next.addr(), contrib.addr(), p.Damping, base, errBuf.addr()
+	data := s.Driven == engine.Data
+	var resid buffer
+	if data {
+		if resid, err = r.values("resid"); err != nil {
+			return err
+		}
+		a.resid = resid.addr()
+		a.eps = p.Tolerance / float64(n)
+	}
+	if err := r.launch("pr_init", blocks(n, block), &a); err != nil {
+		return err
+	}
+	if data {
+		err = prData(r, a)
+	} else {
+		err = prTopo(r, a)
+	}
+	if err != nil {
+		return err
+	}
+	r.collect = func() error {
+		f := make([]float32, r.n)
+		if err := download(f, rank); err != nil {
+			return err
+		}
+		if data {
+			rs := make([]float32, r.n)
+			if err := download(rs, resid); err != nil {
+				return err
+			}
+			for i := range f {
+				f[i] += rs[i]
+			}
+		}
+		sum := 0.0
+		for _, x := range f {
+			sum += float64(x)
+		}
+		out := make([]float64, r.n)
+		for i, x := range f {
+			out[i] = float64(x) / sum
+		}
+		r.res.Rank = out
+		r.res.Summary.RankSum = 1
+		return nil
+	}
+	return nil
+}
+
+// readErr reads the L1 change accumulated by the last sweep.
+func (r *run) readErr(b buffer) (float64, error) {
+	var e float64
+	if err := check("cuMemcpyDtoH (error)", cu.MemcpyDtoH(unsafe.Pointer(&e), b.ptr, 8)); err != nil {
+		return 0, err
+	}
+	return e, nil
+}
+
+func prTopo(r *run, a kargs) error {
+	s := r.s
+	p := r.req.Params
+	errBuf := buffer{ptr: cu.DevicePtr(a.err), bytes: 8}
+	csr := &r.dg.out
+	var err error
+	if s.Direction == engine.Pull {
+		if csr, err = r.inCSR(); err != nil {
+			return err
+		}
+	}
+	if s.Sync == engine.Async {
+		a.update = 1 // Gauss-Seidel: pr_set writes in place
+	} else {
+		a.update = 0
+	}
+	lb := lbSuffix[s.LB]
+	for iter := 0; iter < p.MaxIter; iter++ {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		if err := memset8(errBuf, 0, 8); err != nil {
+			return err
+		}
+		sa := a
+		sa.off, sa.nbr, sa.wt, sa.n, sa.m, sa.inKind = csr.off.addr(), csr.nbr.addr(), csr.wt.addr(), int64(csr.n), csr.m, kAll
+		if s.LB == engine.LBCOO {
+			if err := r.rows(csr); err != nil {
+				return err
+			}
+			sa.row = csr.row.addr()
+		}
+		grid := lbGrid(s.LB, int64(r.n), csr.m)
+		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO
+		name := "pr_pull_" + lb
+		if s.Direction == engine.Push {
+			name = "pr_spush_" + lb
+		}
+		if err := r.launch(name, grid, &sa); err != nil {
+			return err
+		}
+		switch {
+		case accumulate:
+			if err := r.launch("pr_apply", blocks(int64(r.n), block), &sa); err != nil {
+				return err
+			}
+		case s.Sync == engine.SyncDB:
+			if err := r.launch("pr_swap", blocks(int64(r.n), block), &sa); err != nil {
+				return err
+			}
+		}
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		change, err := r.readErr(errBuf)
+		if err != nil {
+			return err
+		}
+		scanned := int64(r.hctl[cEdges])
+		if scanned == 0 {
+			scanned = r.m
+		}
+		if err := r.emit(engine.Record{Direction: s.Direction, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+			OutVertices: int64(r.n), EdgesScanned: scanned, Note: fmt.Sprintf("L1 change %.3g", change)}); err != nil {
+			return err
+		}
+		if change < p.Tolerance || math.IsNaN(change) {
+			break
+		}
+	}
+	return nil
+}
+
+func lbGrid(lb engine.LoadBalance, rows, edges int64) int {
+	switch lb {
+	case engine.LBWarp:
+		return blocks(rows, block/32)
+	case engine.LBCTA:
+		return blocks(rows, 1)
+	case engine.LBEdge, engine.LBCOO:
+		return blocks(edges, block)
+	}
+	return blocks(rows, block)
+}
+
+func prData(r *run, a kargs) error {
+	p := r.req.Params
+	errBuf := buffer{ptr: cu.DevicePtr(a.err), bytes: 8}
+	cur, next := newFrontiers(kQueue)
+	cur.kind, cur.count, cur.edges = kAll, int64(r.n), r.m
+	saved := r.s
+	r.s.Dedup = engine.DedupNone // a vertex is pushed once, when its residual crosses eps
+	r.s.PushAgg = engine.AggWarp
+	defer func() { r.s = saved }()
+	for iter := 0; iter < p.MaxIter*int(max(1, math.Log2(float64(r.n)))); iter++ {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		if err := memset8(errBuf, 0, 8); err != nil {
+			return err
+		}
+		/// 1. Take: the frontier's residuals move into their ranks.
+		ta := a
+		ta.inKind = int64(cur.kind)
+		if cur.kind == kQueue {
+			q, err := r.storage(cur)
+			if err != nil {
+				return err
+			}
+			ta.inQ, ta.inLen = q.addr(), r.lenAddr(cur.slot)
+		}
+		if err := r.launch("pr_take", blocks(cur.count, block), &ta); err != nil {
+			return err
+		}
+		/// 2. Push d*r/deg to the out-neighbours.
+		sp := &stepSpec{prefix: "pr_push", csr: &r.dg.out, in: cur, out: next, a: a, topo: cur.kind == kAll}
+		if sp.topo {
+			sp.in = nil
+		}
+		if err := r.step(sp); err != nil {
+			return err
+		}
+		if err := r.finishStep(next, nil); err != nil {
+			return err
+		}
+		taken, err := r.readErr(errBuf)
+		if err != nil {
+			return err
+		}
+		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Data, InVertices: cur.count, InEdges: cur.edges,
+			OutVertices: next.count, EdgesScanned: int64(r.hctl[cEdges]), Note: fmt.Sprintf("residual taken %.3g", taken)}); err != nil {
+			return err
+		}
+		cur, next = next, cur
+		cur.kind, next.kind = kQueue, kQueue
+		if cur.count == 0 {
+			return nil
+		}
+	}
+	return nil
+}

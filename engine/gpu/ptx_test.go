@@ -1,0 +1,62 @@
+package gpu
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPTXCurrent fails when a kernel source is newer than its PTX, or, where nvcc is on the
+// PATH, when the committed PTX differs from a fresh compile (run `make ptx`).
+func TestPTXCurrent(t *testing.T) {
+	cus, _ := filepath.Glob("kernels/*.cu")
+	if len(cus) == 0 {
+		t.Fatal("no kernels/*.cu")
+	}
+	hdrs, _ := filepath.Glob("kernels/*.cuh")
+	nvcc, _ := exec.LookPath("nvcc")
+	for _, cu := range cus {
+		ptx := strings.TrimSuffix(cu, ".cu") + ".ptx"
+		pst, err := os.Stat(ptx)
+		if err != nil {
+			t.Errorf("%s has no PTX %s: run `make ptx`", cu, ptx)
+			continue
+		}
+		if nvcc == "" {
+			// Without nvcc, modification times are all there is (a fresh checkout sets them
+			// arbitrarily, so only a clearly newer source counts).
+			for _, src := range append([]string{cu}, hdrs...) {
+				if st, err := os.Stat(src); err == nil && st.ModTime().Sub(pst.ModTime()) > 2e9 {
+					t.Errorf("%s is newer than %s: run `make ptx`", src, ptx)
+				}
+			}
+			continue
+		}
+		out := filepath.Join(t.TempDir(), filepath.Base(ptx))
+		cmd := exec.Command(nvcc, "-ptx", "-arch=compute_70", "-O3", "-std=c++14", "-o", out, cu)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("nvcc %s: %v\n%s", cu, err, msg)
+			continue
+		}
+		fresh, _ := os.ReadFile(out)
+		committed, _ := os.ReadFile(ptx)
+		if !bytes.Equal(stripHeader(fresh), stripHeader(committed)) {
+			t.Errorf("%s does not match a fresh compile of %s: run `make ptx`", ptx, cu)
+		}
+	}
+}
+
+// stripHeader drops the comment lines nvcc writes at the top (they name the compiler build).
+func stripHeader(b []byte) []byte {
+	var out [][]byte
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte("//")) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return bytes.Join(out, []byte("\n"))
+}

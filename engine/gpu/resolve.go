@@ -1,0 +1,186 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// unsupported returns an error wrapping engine.ErrUnsupported with the reason.
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("gpu: "+format+": %w", append(args, engine.ErrUnsupported)...)
+}
+
+// resolve replaces every auto knob the run uses by a concrete choice made from the graph's
+// properties, and refuses the valid combinations this engine does not implement.
+//
+// The choices follow the papers: push and data-driven by default (Indigo2: 76% of the best
+// CUDA codes push, 68% are data-driven), direction-optimizing BFS (Beamer; Gunrock), warp-level
+// cooperative conversion (IrGL), pull for topology-driven PageRank (Gunrock, GAPBS), and a load
+// balancer picked by degree: thread-per-vertex for low, even degrees (road meshes), TWC for
+// skewed ones (Merrill; Gunrock's rule sends average degree >= 5 to its LB strategies).
+func (r *run) resolve() error {
+	s := r.req.Schedule
+	alg := r.req.Algorithm
+	p := r.g.Properties()
+	switch {
+	case s.Fuse == engine.FuseOn:
+		return unsupported("fuse=on (one cooperative launch for the whole loop) is not implemented yet")
+	case s.LB == engine.LBETWC || s.LB == engine.LBNP:
+		return unsupported("lb=%s is not implemented yet (thread, warp, cta, twc, edge and coo are)", s.LB)
+	case s.LB == engine.LBVertex:
+		return unsupported("lb=vertex is the CPU engine's triangle-counting split")
+	case s.Blocking != 0:
+		return unsupported("blocking (EdgeBlocking) is not implemented yet")
+	}
+	s.Fuse = engine.FuseOff
+	skew := float64(p.MaxDegree) / max(p.AvgDegree, 1)
+	if s.LB == engine.LBAuto {
+		switch {
+		case p.AvgDegree < 5 && skew < 64:
+			s.LB = engine.LBThread
+		case skew < 8:
+			s.LB = engine.LBWarp
+		default:
+			s.LB = engine.LBTWC
+		}
+	}
+	if s.Update == engine.UpdateAuto && alg != engine.PR {
+		s.Update = engine.RMW
+	}
+	switch alg {
+	case engine.BFS, engine.SSSP:
+		if alg == engine.SSSP {
+			switch s.Method {
+			case engine.MethodAuto, engine.NearFar:
+				s.Method = engine.NearFar
+			default:
+				return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar)", s.Method)
+			}
+			if s.Delta == 0 {
+				s.Delta = autoDelta(r)
+			}
+			if s.Direction == engine.DirAuto {
+				s.Direction = engine.Push
+			}
+		} else if s.Direction == engine.DirAuto {
+			if s.Alpha == 0 {
+				s.Alpha = engine.DefaultAlpha
+			}
+			if s.Beta == 0 {
+				s.Beta = engine.DefaultBeta
+			}
+		}
+		r.resolveData(&s, alg)
+	case engine.CC:
+		labelKnobs := s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto ||
+			s.Dedup != engine.DedupAuto || s.PushAgg != engine.AggAuto || s.Sync != engine.SyncAuto || s.Update == engine.RW
+		switch s.Method {
+		case engine.MethodAuto:
+			if labelKnobs {
+				s.Method = engine.LabelProp
+			} else {
+				s.Method = engine.SV
+			}
+		case engine.LabelProp, engine.SV:
+		default:
+			return unsupported("method=%s: the GPU engine's CC is labelprop or sv", s.Method)
+		}
+		if s.Method == engine.LabelProp {
+			if s.Direction == engine.DirAuto {
+				s.Direction = engine.Push
+			}
+			r.resolveData(&s, alg)
+		}
+	case engine.PR:
+		if s.Driven == engine.DrivenAuto {
+			s.Driven = engine.Topology
+		}
+		if s.Direction == engine.DirAuto {
+			if s.Driven == engine.Data {
+				s.Direction = engine.Push
+			} else {
+				s.Direction = engine.Pull
+			}
+		}
+		if s.Sync == engine.SyncAuto {
+			if s.Driven == engine.Data {
+				s.Sync = engine.Async
+			} else {
+				s.Sync = engine.SyncDB
+			}
+		}
+		switch {
+		case s.Driven == engine.Data && s.Sync == engine.SyncDB:
+			return unsupported("data-driven PageRank applies residuals as they arrive; sync=sync (Jacobi) needs driven=topology")
+		case s.Driven == engine.Topology && s.Direction == engine.Push && s.Sync == engine.Async:
+			return unsupported("topology-driven push PageRank accumulates into a second array (Jacobi); sync=async needs direction=pull")
+		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBEdge || s.LB == engine.LBCOO):
+			return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
+		}
+		if s.Update == engine.UpdateAuto {
+			s.Update = engine.RMW
+		}
+	}
+	r.s = s
+	r.res.Schedule = s
+	return nil
+}
+
+// resolveData fills the knobs of a data-driven traversal.
+func (r *run) resolveData(s *engine.Schedule, alg engine.Algorithm) {
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Data
+	}
+	if s.Driven == engine.Hybrid && s.Threshold == 0 {
+		s.Threshold = engine.DefaultThreshold
+	}
+	if s.Sync == engine.SyncAuto {
+		s.Sync = engine.Async
+	}
+	if s.Driven == engine.Topology {
+		return
+	}
+	if s.Frontier == engine.FrontierAuto {
+		s.Frontier = engine.Queue
+	}
+	if s.Dedup == engine.DedupAuto {
+		switch {
+		case s.Direction == engine.Pull:
+			s.Dedup = engine.DedupNone
+		case alg == engine.BFS && s.Update == engine.RMW:
+			s.Dedup = engine.DedupNone // the CAS claim pushes each vertex once
+		default:
+			s.Dedup = engine.DedupAtomic
+		}
+	}
+	if s.PushAgg == engine.AggAuto {
+		s.PushAgg = engine.AggWarp
+	}
+}
+
+// autoDelta picks the near-far bucket width from the weights: about the mean weight times a
+// factor that grows as the degree falls, so that each near phase has enough work to fill the
+// GPU on sparse, high-diameter graphs (road networks) without much redundant relaxation on
+// dense ones.
+func autoDelta(r *run) int {
+	g := r.g
+	if g.Weights == nil || len(g.Weights) == 0 {
+		return 1
+	}
+	var sum int64
+	step := len(g.Weights)/4096 + 1
+	cnt := 0
+	for i := 0; i < len(g.Weights); i += step {
+		sum += int64(g.Weights[i])
+		cnt++
+	}
+	mean := float64(sum) / float64(cnt)
+	deg := g.Properties().AvgDegree
+	f := 32 / max(deg, 1)
+	f = min(max(f, 1), 16)
+	d := int(mean * f)
+	return max(d, 1)
+}

@@ -1,0 +1,471 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Mirrors of common.cuh's enums.
+const (
+	kQueue, kBitmap, kBoolmap, kAll = 0, 1, 2, 3
+	dNone, dAtomic, dCull           = 0, 1, 2
+	aggAtomic, aggWarp, aggBlock    = 0, 1, 2
+	uRMW, uRW                       = 0, 1
+
+	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+
+	block    = 256
+	maxGrid  = 1 << 22
+	infDist  = int32(0x7fffffff)
+	ctlWords = 64 // u64 words: counters [0,16), queue lengths as u32 from word 32
+)
+
+// Queue length slots (u32 index into ctl).
+const (
+	lenQ0, lenQ1, lenFar0, lenFar1, lenTmp = 64, 65, 66, 67, 68
+)
+
+// kargs mirrors struct Args in kernels/common.cuh field for field (all 8 bytes).
+type kargs struct {
+	off, nbr, wt, row  uint64
+	n, m               int64
+	outOff             uint64
+	val, valIn         uint64
+	rank, rankNext     uint64
+	contrib, resid     uint64
+	inKind             int64
+	inQ, inLen         uint64
+	inBits, inBools    uint64
+	inScan             uint64
+	memKind            int64
+	memBits, memBools  uint64
+	outKind            int64
+	outQ, outLen       uint64
+	outCap             int64
+	outBits, outBools  uint64
+	spill              uint64
+	farQ, farLen       uint64
+	farCap             int64
+	dedup, agg, update int64
+	stamp, cull        uint64
+	tag, iter, bound   int64
+	damping, base, eps float64
+	ctr, err           uint64
+}
+
+// kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
+const kargsSize = 360
+
+var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
+var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
+
+// csrDev is one CSR on the device.
+type csrDev struct {
+	off, nbr, wt, row buffer
+	n                 int
+	m                 int64
+}
+
+// devGraph is a graph's device copy: the out-CSR, and the in-CSR and edge rows when a run
+// needed them. Cached by the engine, keyed by the graph.
+type devGraph struct {
+	g       *graph.CSR
+	out     csrDev
+	in      *csrDev // == &out for an undirected graph
+	inOwned bool
+}
+
+func (c *csrDev) free() {
+	c.off.free()
+	c.nbr.free()
+	c.wt.free()
+	c.row.free()
+}
+
+func (c *csrDev) bytes() int64 { return c.off.bytes + c.nbr.bytes + c.wt.bytes + c.row.bytes }
+
+func (dg *devGraph) free() {
+	dg.out.free()
+	if dg.inOwned && dg.in != nil {
+		dg.in.free()
+	}
+}
+
+func (dg *devGraph) bytes() int64 {
+	b := dg.out.bytes()
+	if dg.inOwned && dg.in != nil {
+		b += dg.in.bytes()
+	}
+	return b
+}
+
+// pendingKernel is a launch whose time is read once its end event has passed.
+type pendingKernel struct {
+	name        string
+	grid, block int
+	ev          int
+}
+
+// run is one execution: the request, the device buffers it allocated, and the trace so far.
+type run struct {
+	eng     *Engine
+	dev     *device
+	ctx     context.Context
+	req     *engine.Request
+	res     *engine.Result
+	g       *graph.CSR
+	dg      *devGraph
+	n       int
+	m       int64
+	s       engine.Schedule // resolved
+	bufs    map[string]*buffer
+	ctl     buffer
+	hctl    [ctlWords]uint64
+	pending []pendingKernel
+	nev     int
+	elapsed time.Duration
+	iter    int
+	iterT   time.Time
+	tag     uint32
+	collect func() error
+}
+
+func (r *run) release() {
+	for _, b := range r.bufs {
+		b.free()
+	}
+	r.ctl.free()
+}
+
+// setup resolves the schedule and uploads the graph (the out-CSR) if it is not cached.
+func (r *run) setup() error {
+	r.n, r.m = r.g.NumVertices(), r.g.NumArcs()
+	r.bufs = map[string]*buffer{}
+	if err := r.resolve(); err != nil {
+		return err
+	}
+	dg, err := r.eng.graph(r.g, r.estimate())
+	if err != nil {
+		return err
+	}
+	r.dg = dg
+	if r.ctl, err = alloc(ctlWords * 8); err != nil {
+		return err
+	}
+	return memset8(r.ctl, 0, ctlWords*8)
+}
+
+// estimate is the device memory a run needs beyond the graph: per-vertex state, two worklists
+// of up to V entries, bitmaps and boolmaps.
+func (r *run) estimate() int64 {
+	n := int64(r.n)
+	return n*4*6 + n*4*4 + n*2 + 1<<20
+}
+
+// graph returns g's device copy, uploading it when it is not cached. Before uploading it
+// checks free device memory against the graph plus what the run needs, evicting other cached
+// graphs first; it refuses with both numbers when that is not enough.
+func (e *Engine) graph(g *graph.CSR, runBytes int64) (*devGraph, error) {
+	if dg, ok := e.graphs[g]; ok {
+		e.touch(g)
+		return dg, nil
+	}
+	need := g.Bytes() + runBytes
+	if err := e.ensureFree(need, fmt.Sprintf("the graph (%d vertices, %d arcs) and this run", g.NumVertices(), g.NumArcs())); err != nil {
+		return nil, err
+	}
+	dg := &devGraph{g: g}
+	var err error
+	if dg.out, err = uploadCSR(g); err != nil {
+		dg.free()
+		return nil, err
+	}
+	if !g.Directed {
+		dg.in = &dg.out
+	}
+	e.graphs[g] = dg
+	e.touch(g)
+	return dg, nil
+}
+
+func (e *Engine) touch(g *graph.CSR) {
+	for i, x := range e.order {
+		if x == g {
+			e.order = append(e.order[:i], e.order[i+1:]...)
+			break
+		}
+	}
+	e.order = append(e.order, g)
+}
+
+// ensureFree makes need bytes free on the device, evicting cached graphs least recently used
+// first, or says how much is needed and how much is free.
+func (e *Engine) ensureFree(need int64, what string) error {
+	for {
+		free, _, err := cu.MemInfo()
+		if err != nil {
+			return check("cuMemGetInfo", err)
+		}
+		if need <= free {
+			return nil
+		}
+		if len(e.order) <= 1 {
+			return fmt.Errorf("gpu: %s need %d MiB of device memory and %d MiB are free", what, need>>20, free>>20)
+		}
+		old := e.order[0]
+		e.order = e.order[1:]
+		e.graphs[old].free()
+		delete(e.graphs, old)
+	}
+}
+
+func uploadCSR(g *graph.CSR) (csrDev, error) {
+	c := csrDev{n: g.NumVertices(), m: g.NumArcs()}
+	var err error
+	if c.off, err = upload(g.Offsets); err != nil {
+		return c, err
+	}
+	if c.nbr, err = upload(g.Neighbors); err != nil {
+		return c, err
+	}
+	if g.Weights != nil {
+		if c.wt, err = upload(g.Weights); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// inCSR returns the in-edges on the device, uploading the transpose on first use.
+func (r *run) inCSR() (*csrDev, error) {
+	if r.dg.in != nil {
+		return r.dg.in, nil
+	}
+	t := r.g.Transpose()
+	if err := r.eng.ensureFree(t.Bytes()+r.estimate(), "the graph's transpose and this run"); err != nil {
+		return nil, err
+	}
+	c, err := uploadCSR(t)
+	if err != nil {
+		c.free()
+		return nil, err
+	}
+	r.dg.in, r.dg.inOwned = &c, true
+	return r.dg.in, nil
+}
+
+// rows fills c's edge-row array (lb=coo) on first use.
+func (r *run) rows(c *csrDev) error {
+	if c.row.ptr != 0 || c.m == 0 {
+		return nil
+	}
+	if err := r.eng.ensureFree(c.m*4+r.estimate(), "the edge list (lb=coo) and this run"); err != nil {
+		return err
+	}
+	var err error
+	if c.row, err = alloc(c.m * 4); err != nil {
+		return err
+	}
+	a := r.args(c)
+	a.row = c.row.addr()
+	return r.launch("util_coo_rows", blocks(c.m, block), &a)
+}
+
+// buf returns the named run buffer of at least bytes, allocating (and zeroing) it on first use.
+// keep says whether to preserve the contents when it grows.
+func (r *run) buf(name string, bytes int64, keep bool) (buffer, error) {
+	if b, ok := r.bufs[name]; ok && b.bytes >= bytes {
+		return *b, nil
+	}
+	free, _, err := cu.MemInfo()
+	if err != nil {
+		return buffer{}, check("cuMemGetInfo", err)
+	}
+	if bytes > free {
+		return buffer{}, fmt.Errorf("gpu: the run's %s needs %d MiB of device memory and %d MiB are free", name, bytes>>20, free>>20)
+	}
+	nb, err := alloc(bytes)
+	if err != nil {
+		return buffer{}, err
+	}
+	if err := memset8(nb, 0, nb.bytes); err != nil {
+		nb.free()
+		return buffer{}, err
+	}
+	if old, ok := r.bufs[name]; ok {
+		if keep {
+			if err := check("cuMemcpyDtoD", cu.MemcpyDtoD(nb.ptr, old.ptr, old.bytes)); err != nil {
+				nb.free()
+				return buffer{}, err
+			}
+		}
+		old.free()
+	}
+	r.bufs[name] = &nb
+	return nb, nil
+}
+
+// args returns an argument block for CSR c with the counters and lengths wired in.
+func (r *run) args(c *csrDev) kargs {
+	return kargs{
+		off: c.off.addr(), nbr: c.nbr.addr(), wt: c.wt.addr(), row: c.row.addr(), n: int64(c.n), m: c.m,
+		outOff: r.dg.out.off.addr(), ctr: r.ctl.addr(), update: uRMW,
+	}
+}
+
+// lenAddr is the device address of queue length slot i.
+func (r *run) lenAddr(i int) uint64 { return r.ctl.addr() + uint64(i)*4 }
+
+// hlen reads queue length slot i from the last counter read-back.
+func (r *run) hlen(i int) int64 { return int64(uint32(r.hctl[i/2] >> (32 * (i % 2)))) }
+
+func blocks(items int64, per int) int {
+	g := (items + int64(per) - 1) / int64(per)
+	if g < 1 {
+		g = 1
+	}
+	if g > maxGrid {
+		g = maxGrid
+	}
+	return int(g)
+}
+
+// launch starts kernel name with grid blocks, bracketed by timing events.
+func (r *run) launch(name string, grid int, a *kargs) error {
+	fn, err := r.dev.fn(name)
+	if err != nil {
+		return err
+	}
+	if grid < 1 {
+		grid = 1
+	}
+	if grid > maxGrid {
+		grid = maxGrid
+	}
+	ev0, err := r.dev.event(r.nev)
+	if err != nil {
+		return err
+	}
+	ev1, err := r.dev.event(r.nev + 1)
+	if err != nil {
+		return err
+	}
+	if err := ev0.Record(cu.Stream{}); err != nil {
+		return check("cuEventRecord", err)
+	}
+	if err := launch(fn, grid, block, unsafe.Pointer(a), false); err != nil {
+		return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
+	}
+	if err := ev1.Record(cu.Stream{}); err != nil {
+		return check("cuEventRecord", err)
+	}
+	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nev})
+	r.nev += 2
+	return nil
+}
+
+// clearCounters zeroes the counters (not the queue lengths).
+func (r *run) clearCounters() error { return memset8(r.ctl, 0, 16*8) }
+
+// setLen sets queue length slot i on the device.
+func (r *run) setLen(i int, v uint32) error {
+	return check("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(r.lenAddr(i)), v, 1))
+}
+
+// readCounters waits for the device and reads the counters and lengths back. A failed kernel
+// surfaces here.
+func (r *run) readCounters() error {
+	return check("cuMemcpyDtoH (counters)", cu.MemcpyDtoH(unsafe.Pointer(&r.hctl[0]), r.ctl.ptr, ctlWords*8))
+}
+
+func (r *run) sync() error { return check("cuCtxSynchronize", cu.Synchronize()) }
+
+// kernels turns the pending launches into trace entries (the device has passed them).
+func (r *run) kernels() ([]engine.Kernel, error) {
+	ks := make([]engine.Kernel, 0, len(r.pending))
+	for _, p := range r.pending {
+		ms, err := r.dev.events[p.ev].Elapsed(r.dev.events[p.ev+1])
+		if err != nil {
+			return nil, check("cuEventElapsedTime", err)
+		}
+		ks = append(ks, engine.Kernel{Name: p.name, Grid: p.grid, Block: p.block, Time: time.Duration(ms * 1e6)})
+	}
+	r.pending = r.pending[:0]
+	r.nev = 0
+	return ks, nil
+}
+
+// begin starts an iteration: checks for cancellation and clears the counters.
+func (r *run) begin() error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	r.iterT = time.Now()
+	return r.clearCounters()
+}
+
+// emit appends rec (with its kernels and time) to the trace and streams it.
+func (r *run) emit(rec engine.Record) error {
+	if rec.Kind == engine.IterationRecord {
+		ks, err := r.kernels()
+		if err != nil {
+			return err
+		}
+		rec.Kernels = ks
+		rec.Iter = r.iter
+		rec.Time = time.Since(r.iterT)
+		r.iter++
+	} else {
+		rec.Iter = r.iter
+	}
+	r.res.Trace.Records = append(r.res.Trace.Records, rec)
+	r.req.Emit(rec)
+	return nil
+}
+
+// poke copies host data into b at byte offset off.
+func (r *run) poke(b buffer, off int64, data any) error {
+	var p unsafe.Pointer
+	var n int64
+	switch d := data.(type) {
+	case []uint32:
+		p, n = unsafe.Pointer(&d[0]), int64(len(d))*4
+	case []int32:
+		p, n = unsafe.Pointer(&d[0]), int64(len(d))*4
+	case []byte:
+		p, n = unsafe.Pointer(&d[0]), int64(len(d))
+	default:
+		return fmt.Errorf("gpu: poke: unsupported %T", data)
+	}
+	return check("cuMemcpyHtoD", cu.MemcpyHtoD(b.ptr+cu.DevicePtr(off), p, n))
+}
+
+// copyBuf copies bytes from src to dst on the device.
+func copyBuf(dst, src buffer, bytes int64) error {
+	return check("cuMemcpyDtoD", cu.MemcpyDtoD(dst.ptr, src.ptr, bytes))
+}
+
+// Poison makes every per-vertex value buffer start filled with 0xA5 bytes instead of zeros, so
+// that a kernel that leaves an entry unwritten shows in the result (tests set it).
+var Poison bool
+
+// values returns a per-vertex value buffer of n 4-byte entries, poisoned when Poison is set.
+func (r *run) values(name string) (buffer, error) {
+	b, err := r.buf(name, int64(r.n)*4, false)
+	if err != nil {
+		return b, err
+	}
+	if Poison {
+		return b, memset8(b, 0xA5, b.bytes)
+	}
+	return b, nil
+}

@@ -1,0 +1,49 @@
+//go:build cuda
+
+package gpu
+
+import "github.com/gworkbench/gworkbench/engine"
+
+// Space lists the schedules the GPU engine runs, for the conformance suite (engine.Spacer).
+func (*Engine) Space(a engine.Algorithm) []engine.Subspace {
+	return spaces[a]
+}
+
+func axis(knob string, values ...string) engine.Axis { return engine.Axis{Knob: knob, Values: values} }
+
+var allLB = axis("lb", "thread", "warp", "cta", "twc", "edge", "coo")
+
+var spaces = map[engine.Algorithm][]engine.Subspace{
+	engine.BFS: {
+		{},
+		{axis("direction", "push", "pull", "auto"), axis("driven", "data"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
+		{axis("direction", "push"), axis("driven", "data"), axis("update", "rmw", "rw"),
+			axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync"),
+			axis("lb", "thread", "twc", "edge", "coo")},
+		{axis("direction", "push", "auto"), axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
+		{axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
+	},
+	engine.SSSP: {
+		{},
+		{axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
+		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("delta", "1", "7", "100000"), axis("frontier", "queue", "bitmap")},
+		{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		{axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
+	},
+	engine.CC: {
+		{},
+		{axis("method", "sv"), allLB},
+		{axis("method", "labelprop"), axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
+		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("direction", "push", "pull"), axis("driven", "topology", "hybrid"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+	},
+	engine.PR: {
+		{},
+		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
+		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "edge", "coo")},
+		{axis("direction", "push"), axis("driven", "topology"), axis("sync", "sync"), allLB},
+		{axis("driven", "data"), allLB},
+	},
+}

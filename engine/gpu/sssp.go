@@ -1,0 +1,265 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// sssp returns the distance of every vertex from the source (engine.InfDist unreached).
+// Input graph requirements: non-negative weights (an unweighted graph has weight 1 everywhere).
+//
+// Approach: near-far (Davidson et al.; Gunrock; IrGL's NF): relaxations whose new distance is
+// below the bound go to the near worklist, the others to the far pile. When the near worklist
+// empties, the bound moves up by delta (straight past empty buckets, to the smallest far
+// distance) and the far pile is split (util_far_split). driven=topology runs Bellman-Ford
+// sweeps over every reached vertex; driven=hybrid switches between the two by worklist size.
+// With update=rw a lost write can leave a distance too high, so an empty worklist is confirmed
+// by one topology sweep that pushes any edge still relaxable.
+//
+// [1] Davidson, Baxter, Garland, Owens. Work-efficient parallel GPU methods for SSSP. IPDPS 2014.
+// [2] Pai, Pingali. IrGL. OOPSLA 2016. [3] Nasre, Burtscher, Pingali. IPDPS 2013.
+func init() { drivers[engine.SSSP] = sssp }
+
+func sssp(r *run) error {
+	src, err := engine.ResolveSource(r.req.Params, r.g)
+	if err != nil {
+		return fmt.Errorf("gpu: %v", err)
+	}
+	r.res.Params.Src = int64(src)
+	for _, w := range r.g.Weights {
+		if w < 0 {
+			return fmt.Errorf("gpu: sssp needs non-negative weights (found %d)", w)
+		}
+	}
+	s := r.s
+	n := int64(r.n)
+	val, err := r.values("val")
+	if err != nil {
+		return err
+	}
+	if err := memset32(val, uint32(infDist), n); err != nil {
+		return err
+	}
+	if err := r.poke(val, int64(src)*4, []int32{0}); err != nil {
+		return err
+	}
+	valIn := val
+	if s.Sync == engine.SyncDB {
+		if valIn, err = r.values("valin"); err != nil {
+			return err
+		}
+		if err := copyBuf(valIn, val, n*4); err != nil {
+			return err
+		}
+	}
+	csr := &r.dg.out
+	if s.Direction == engine.Pull {
+		if csr, err = r.inCSR(); err != nil {
+			return err
+		}
+	}
+	cur, next := newFrontiers(frontierKind(s.Frontier))
+	farA := &frontier{kind: kQueue, name: "far0", slot: lenFar0}
+	farB := &frontier{kind: kQueue, name: "far1", slot: lenFar1}
+	for _, f := range []*frontier{farA, farB} {
+		if _, err := r.storage(f); err != nil {
+			return err
+		}
+		if err := r.setLen(f.slot, 0); err != nil {
+			return err
+		}
+	}
+	if err := r.setSource(cur, src); err != nil {
+		return err
+	}
+	topoOut := &frontier{kind: kBoolmap, name: "topo", edges: -1}
+	mode := engine.Data
+	if s.Driven == engine.Topology {
+		mode = engine.Topology
+	}
+	delta := int64(s.Delta)
+	bound := delta
+	dir := engine.Push
+	if s.Direction == engine.Pull {
+		dir = engine.Pull
+	}
+	checked := false
+	for iter := 0; ; iter++ {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		if s.Driven == engine.Hybrid {
+			nm, err := r.hybrid(mode, cur, topoOut)
+			if err != nil {
+				return err
+			}
+			if nm != mode && nm == engine.Data {
+				bound = math.MaxInt32 // the sweep's changed set is relaxed in full first
+			}
+			mode = nm
+		}
+		sweep := mode == engine.Topology || checked
+		prefix := "sssp_push"
+		if dir == engine.Pull {
+			prefix = "sssp_pull"
+		}
+		sp := &stepSpec{prefix: prefix, csr: csr, pull: dir == engine.Pull, in: cur, out: next, far: farA,
+			a: kargs{val: val.addr(), valIn: valIn.addr(), iter: int64(iter), update: updateCode(s.Update), bound: bound}}
+		if sweep {
+			sp.topo, sp.in, sp.out, sp.far = true, nil, topoOut, nil
+			sp.a.bound = math.MaxInt64
+			if checked {
+				// The rw confirmation sweep pushes straight into the worklist.
+				sp.out = next
+			}
+		}
+		if err := r.step(sp); err != nil {
+			return err
+		}
+		if s.Sync == engine.SyncDB {
+			if err := copyBuf(valIn, val, n*4); err != nil {
+				return err
+			}
+		}
+		if err := r.finishStep(sp.out, sp.far); err != nil {
+			return err
+		}
+		out := sp.out
+		inV, inE := cur.count, cur.edges
+		if sweep {
+			inV, inE = n, r.m
+		}
+		rec := engine.Record{Direction: dir, Mode: mode, InVertices: inV, InEdges: inE, OutVertices: out.count,
+			EdgesScanned: int64(r.hctl[cEdges]), Duplicates: int64(r.hctl[cCulled])}
+		if sp.far != nil {
+			rec.Note = fmt.Sprintf("bound %d, far %d", bound, farA.count)
+		}
+		if checked {
+			rec.Note = "update=rw confirmation sweep"
+			rec.Mode = engine.Topology
+		}
+		if err := r.emit(rec); err != nil {
+			return err
+		}
+		wasCheck := checked
+		checked = false
+		if mode == engine.Topology && !wasCheck {
+			cur.count, cur.edges = out.count, out.edges
+			if out.count == 0 {
+				break
+			}
+			continue
+		}
+		cur, next = next, cur
+		if cur.count > 0 {
+			continue
+		}
+		// The near worklist is empty: split the far pile, moving the bound past empty buckets.
+		for farA.count > 0 && cur.count == 0 {
+			minFar, err := r.farSplit(farA, farB, cur, val, &bound, delta)
+			if err != nil {
+				return err
+			}
+			farA, farB = farB, farA
+			if cur.count == 0 && farA.count > 0 {
+				bound = (minFar/delta + 1) * delta
+			}
+		}
+		if cur.count > 0 {
+			continue
+		}
+		if s.Update == engine.RW && !wasCheck {
+			checked = true
+			continue
+		}
+		break
+	}
+	r.collect = func() error {
+		dist := make([]int32, r.n)
+		if err := download(dist, val); err != nil {
+			return err
+		}
+		r.res.Dist = dist
+		for _, d := range dist {
+			if d != engine.InfDist {
+				r.res.Summary.Reached++
+				r.res.Summary.MaxDist = max(r.res.Summary.MaxDist, d)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// farSplit raises the bound by delta and moves the far pile's entries below it into near
+// (a fresh worklist), keeping the rest in the other far buffer. It returns the smallest
+// distance left in the far pile.
+func (r *run) farSplit(far, rest, near *frontier, val buffer, bound *int64, delta int64) (int64, error) {
+	*bound += delta
+	if err := r.clearCounters(); err != nil {
+		return 0, err
+	}
+	fb, err := r.storage(far)
+	if err != nil {
+		return 0, err
+	}
+	rb, err := r.buf(rest.name, r.qcap(far.name)*4, false)
+	if err != nil {
+		return 0, err
+	}
+	a := r.args(&r.dg.out)
+	a.inQ, a.inLen, a.val, a.bound, a.eps = fb.addr(), r.lenAddr(far.slot), val.addr(), *bound, float64(delta)
+	a.farQ, a.farLen, a.farCap = rb.addr(), r.lenAddr(rest.slot), r.qcap(rest.name)
+	if err := r.setLen(rest.slot, 0); err != nil {
+		return 0, err
+	}
+	if err := r.wireOut(near, &a, false); err != nil {
+		return 0, err
+	}
+	if near.kind != kQueue {
+		// near-far's split fills a queue; a bitmap or boolmap near set takes the queue's members
+		tmp := &frontier{kind: kQueue, name: "splitq", slot: lenTmp}
+		tb, err := r.buf("splitq", r.qcap(far.name)*4, false)
+		if err != nil {
+			return 0, err
+		}
+		if err := r.setLen(lenTmp, 0); err != nil {
+			return 0, err
+		}
+		a.outKind, a.outQ, a.outLen, a.outCap = kQueue, tb.addr(), r.lenAddr(lenTmp), r.qcap("splitq")
+		if err := r.launch("util_far_split", blocks(far.count, block), &a); err != nil {
+			return 0, err
+		}
+		if err := r.readCounters(); err != nil {
+			return 0, err
+		}
+		tmp.count = r.hlen(lenTmp)
+		m := r.hctl[cMinFar]
+		nb, err := r.storage(near)
+		if err != nil {
+			return 0, err
+		}
+		qa := r.args(&r.dg.out)
+		qa.inQ, qa.inLen, qa.memKind = tb.addr(), r.lenAddr(lenTmp), int64(near.kind)
+		qa.memBits, qa.memBools = nb.addr(), nb.addr()
+		if err := r.launch("util_queue_to_mem", blocks(tmp.count, block), &qa); err != nil {
+			return 0, err
+		}
+		near.count, near.edges = tmp.count, -1
+		rest.count = r.hlen(rest.slot)
+		return int64(math.MaxInt32) - int64(m), nil
+	}
+	if err := r.launch("util_far_split", blocks(far.count, block), &a); err != nil {
+		return 0, err
+	}
+	if err := r.readCounters(); err != nil {
+		return 0, err
+	}
+	near.count, near.edges = r.hlen(near.slot), -1
+	rest.count = r.hlen(rest.slot)
+	return int64(math.MaxInt32) - int64(r.hctl[cMinFar]), nil
+}
