@@ -120,3 +120,26 @@ func fmtNum(x float64) string {
 	r := math.Round(x*1e9) / 1e9
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
+
+// wrapWords breaks text at spaces into lines of at most width columns, continuation lines
+// indented by two spaces; width <= 20 means no wrapping.
+func wrapWords(text string, width int) []string {
+	if width <= 20 || len(text) <= width {
+		return []string{text}
+	}
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(text) {
+		if cur != "" && len(cur)+1+len(w) > width {
+			lines = append(lines, cur)
+			cur = "  " + w
+			continue
+		}
+		if cur == "" {
+			cur = w
+		} else {
+			cur += " " + w
+		}
+	}
+	return append(lines, cur)
+}

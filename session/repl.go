@@ -139,7 +139,7 @@ func (r *REPL) Run(ctx context.Context) error {
 		case errors.Is(err, ErrQuit):
 			return nil
 		case cancelled && ctx.Err() == nil:
-			fmt.Fprintln(stdout, r.S.paint(ansiYellow, "cancelled"))
+			fmt.Fprintln(stdout, r.S.paint(ansiYellow, r.S.errText(err)))
 		case ctx.Err() != nil:
 			return ctx.Err()
 		default:

@@ -280,11 +280,14 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 		return nil, runErr(sp, ctx.Err())
 	}
 	r, err := e.Run(ctx, req)
-	lp.finish()
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
+	lp.finish(err)
 	if err != nil {
+		if ctx.Err() != nil && lp.iters > 0 {
+			err = &wrapped{fmt.Sprintf("%s on %s cancelled after %s", sp.alg, sp.graphName, plural(int64(lp.iters), "iteration", "iterations")), err}
+		}
 		err = runErr(sp, err)
 		if name != "" {
 			s.emit(RunFinished{Name: name, Err: err})
@@ -300,7 +303,10 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 func runErr(sp runSpec, err error) error {
 	switch {
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("%s on %s cancelled: %w", sp.alg, sp.graphName, err)
+		if _, ok := err.(*wrapped); ok {
+			return err
+		}
+		return &wrapped{fmt.Sprintf("%s on %s cancelled", sp.alg, sp.graphName), err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s on %s stopped: %w", sp.alg, sp.graphName, err)
 	case errors.Is(err, engine.ErrUnsupported):
@@ -320,9 +326,13 @@ type livePrinter struct {
 	shown    int
 	skipped  int
 	switches int
+	iters    int // iteration records seen
 }
 
 func (lp *livePrinter) record(rec engine.Record) {
+	if rec.Kind == engine.IterationRecord {
+		lp.iters++
+	}
 	if lp.mode == "off" {
 		return
 	}
@@ -351,9 +361,12 @@ func (lp *livePrinter) record(rec engine.Record) {
 	lp.shown++
 }
 
-func (lp *livePrinter) finish() {
-	if lp.skipped > 0 {
+func (lp *livePrinter) finish(err error) {
+	switch {
+	case lp.skipped > 0 && err == nil:
 		lp.s.printf("  %s\n", lp.s.paint(ansiDim, fmt.Sprintf("... %s not shown (trace lists them all)", plural(int64(lp.skipped), "iteration", "iterations"))))
+	case lp.skipped > 0:
+		lp.s.printf("\n  %s\n", lp.s.paint(ansiDim, fmt.Sprintf("... %s not shown", plural(int64(lp.skipped), "iteration", "iterations"))))
 	}
 }
 
@@ -416,7 +429,9 @@ func (s *Session) printSummary(it *resultItem) {
 	}
 	s.printf("  %s, %s traversed, %s, %s GTEPS\n", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
 	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
-		s.printf("  %s\n", s.paint(ansiDim, "schedule: "+sched))
+		for _, l := range wrapWords("schedule: "+sched, s.opts.Width-4) {
+			s.printf("  %s\n", s.paint(ansiDim, l))
+		}
 	}
 	if ps := paramsText(r); ps != "" {
 		s.printf("  %s\n", s.paint(ansiDim, "params: "+ps))
