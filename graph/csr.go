@@ -41,6 +41,8 @@ type Origin struct {
 	DuplicatesRemoved int64
 	WeightsGenerated  string // e.g. "uniform:1:255 seed=1", "" when kept or absent
 	FromCache         bool   // loaded from a .gwg cache
+	Entries           int64  // data lines the input held (edges, arcs or matrix entries)
+	Note              string // anything else the loader did, e.g. "header line 1 skipped"
 }
 
 // NumVertices returns V.

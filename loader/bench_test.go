@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"runtime"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,24 +11,25 @@ import (
 	"github.com/gworkbench/gworkbench/graph"
 )
 
-// peakHeap samples the heap while fn runs and returns the peak bytes above the starting
-// heap (runtime.ReadMemStats every few milliseconds).
+// peakHeap samples the live heap (runtime/metrics, which does not stop the world) every
+// millisecond while fn runs and returns the peak bytes above the heap at the start.
 func peakHeap(fn func()) int64 {
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := int64(ms.HeapAlloc)
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() int64 {
+		metrics.Read(sample)
+		return int64(sample[0].Value.Uint64())
+	}
+	base := read()
 	var peak atomic.Int64
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(2 * time.Millisecond)
+		t := time.NewTicker(time.Millisecond)
 		defer t.Stop()
-		var ms runtime.MemStats
 		for {
-			runtime.ReadMemStats(&ms)
-			if h := int64(ms.HeapAlloc) - base; h > peak.Load() {
+			if h := read() - base; h > peak.Load() {
 				peak.Store(h)
 			}
 			select {
@@ -40,8 +42,7 @@ func peakHeap(fn func()) int64 {
 	fn()
 	close(stop)
 	<-done
-	runtime.ReadMemStats(&ms)
-	if h := int64(ms.HeapAlloc) - base; h > peak.Load() {
+	if h := read() - base; h > peak.Load() {
 		peak.Store(h)
 	}
 	return peak.Load()

@@ -3,7 +3,6 @@ package loader
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -19,23 +18,6 @@ type edgeBlock struct {
 }
 
 type srcRun struct{ v, n uint32 }
-
-// forEach calls fn for every edge of the block, in order.
-func (b *edgeBlock) forEach(fn func(i int, u, v uint32)) {
-	if b.src != nil {
-		for i, v := range b.dst {
-			fn(i, b.src[i], v)
-		}
-		return
-	}
-	i := 0
-	for _, r := range b.runs {
-		for k := uint32(0); k < r.n; k++ {
-			fn(i, r.v, b.dst[i])
-			i++
-		}
-	}
-}
 
 // compactSources switches a block to run-length sources when that is smaller.
 func (b *edgeBlock) compactSources() {
@@ -81,12 +63,13 @@ type buildStats struct {
 
 // buildCSR turns blocks of edges into a CSR, in the manner of GAPBS's BuilderBase (builder.h):
 //
-//  1. count degrees: one pass over the edges, atomic increments into the offsets array
-//     (dropped self-loops are counted instead);
+//  1. count degrees: each goroutine owns a range of vertices and counts, over all the edges,
+//     the arcs that leave its vertices (dropped self-loops are counted instead);
 //  2. prefix sum: the counts become the start of each neighbour list;
 //  3. allocate the neighbour (and weight) arrays, exactly the size counted;
-//  4. scatter: every edge claims the next slot of its source's list (and, when symmetrizing,
-//     of its destination's list) with an atomic increment; a block is released once scattered;
+//  4. scatter: each goroutine owns a range of about equal arcs and, reading all the edges in
+//     order, writes the arcs that leave its vertices (with the reverse arcs when symmetrizing);
+//     ownership means no atomics, and lists come out in input order;
 //  5. sort and squish: each list is sorted (by neighbour, then weight) and, unless duplicates
 //     are kept, duplicates are dropped keeping the lowest weight; lists are compacted in place
 //     and the offsets rebuilt (SquishCSR in builder.h).
@@ -102,31 +85,26 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	for _, b := range blocks {
 		total += int64(len(b.dst))
 	}
-	sp.prog.phase("count", total)
 
 	// 1. Count degrees.
-	var loops atomic.Int64
-	parallelFor(len(blocks), w, func(bi int) {
-		b := blocks[bi]
-		var l int64
-		b.forEach(func(_ int, u, v uint32) {
-			if u == v {
-				if !sp.keepLoops {
-					l++
-					return
-				}
-				atomic.AddInt64(&off[u], 1)
+	sp.prog.phase("count", total)
+	ranges := splitRange(n, w)
+	loops := make([]int64, len(ranges)-1)
+	parallelFor(len(ranges)-1, w, func(p int) {
+		lo, span := uint32(ranges[p]), uint32(ranges[p+1]-ranges[p])
+		for bi, b := range blocks {
+			if bi&15 == 0 && ctx.Err() != nil {
 				return
 			}
-			atomic.AddInt64(&off[u], 1)
-			if sp.symmetrize {
-				atomic.AddInt64(&off[v], 1)
+			loops[p] += countBlock(b, off, lo, span, sp.symmetrize, sp.keepLoops)
+			if p == 0 {
+				sp.prog.add(int64(len(b.dst)))
 			}
-		})
-		loops.Add(l)
-		sp.prog.add(int64(len(b.dst)))
+		}
 	})
-	st.loops = loops.Load()
+	for _, l := range loops {
+		st.loops += l
+	}
 	st.arcsIn = total - st.loops
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
@@ -144,36 +122,20 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 
 	// 4. Scatter. off[v] is v's write cursor; afterwards it is the end of v's list.
 	sp.prog.phase("scatter", total)
-	parallelFor(len(blocks), w, func(bi int) {
-		b := blocks[bi]
-		if sp.weighted {
-			b.forEach(func(i int, u, v uint32) {
-				if u == v && !sp.keepLoops {
-					return
-				}
-				p := atomic.AddInt64(&off[u], 1) - 1
-				nb[p], wt[p] = v, b.w[i]
-				if sp.symmetrize && u != v {
-					q := atomic.AddInt64(&off[v], 1) - 1
-					nb[q], wt[q] = u, b.w[i]
-				}
-			})
-		} else {
-			b.forEach(func(_ int, u, v uint32) {
-				if u == v && !sp.keepLoops {
-					return
-				}
-				p := atomic.AddInt64(&off[u], 1) - 1
-				nb[p] = v
-				if sp.symmetrize && u != v {
-					q := atomic.AddInt64(&off[v], 1) - 1
-					nb[q] = u
-				}
-			})
+	owners := splitByArcs(off, w)
+	parallelFor(len(owners)-1, w, func(p int) {
+		lo, span := uint32(owners[p]), uint32(owners[p+1]-owners[p])
+		for bi, b := range blocks {
+			if bi&15 == 0 && ctx.Err() != nil {
+				return
+			}
+			scatterBlock(b, off, nb, wt, lo, span, sp.symmetrize, sp.keepLoops)
+			if p == 0 {
+				sp.prog.add(int64(len(b.dst)))
+			}
 		}
-		blocks[bi] = nil
-		sp.prog.add(int64(len(b.dst)))
 	})
+	clear(blocks)
 	copy(off[1:], off[:n])
 	off[0] = 0
 	if err := ctx.Err(); err != nil {
@@ -185,6 +147,123 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	nb, wt, st.dupArcs = sortSquish(off, nb, wt, !sp.keepDups, w, sp.prog)
 	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: !sp.symmetrize}
 	return g, st, ctx.Err()
+}
+
+// countBlock adds to deg the out-degrees, within [lo, lo+span), of the block's edges and
+// returns the number of self-loops it dropped there.
+func countBlock(b *edgeBlock, deg []int64, lo, span uint32, sym, keepLoops bool) int64 {
+	var loops int64
+	if b.src != nil {
+		src := b.src[:len(b.dst)]
+		for i, v := range b.dst {
+			u := src[i]
+			if u == v && !keepLoops {
+				if u-lo < span {
+					loops++
+				}
+				continue
+			}
+			if u-lo < span {
+				deg[u]++
+			}
+			if sym && v-lo < span && u != v {
+				deg[v]++
+			}
+		}
+		return loops
+	}
+	i := 0
+	for _, r := range b.runs {
+		u := r.v
+		for _, v := range b.dst[i : i+int(r.n)] {
+			if u == v && !keepLoops {
+				if u-lo < span {
+					loops++
+				}
+				continue
+			}
+			if u-lo < span {
+				deg[u]++
+			}
+			if sym && v-lo < span && u != v {
+				deg[v]++
+			}
+		}
+		i += int(r.n)
+	}
+	return loops
+}
+
+// scatterBlock writes the block's arcs that leave [lo, lo+span) at the cursors cur.
+func scatterBlock(b *edgeBlock, cur []int64, nb []uint32, wt []int32, lo, span uint32, sym, keepLoops bool) {
+	if b.src == nil {
+		i := 0
+		for _, r := range b.runs {
+			u := r.v
+			for k := uint32(0); k < r.n; k++ {
+				v := b.dst[i]
+				if u == v && !keepLoops {
+					i++
+					continue
+				}
+				if u-lo < span {
+					p := cur[u]
+					cur[u] = p + 1
+					nb[p] = v
+					if wt != nil {
+						wt[p] = b.w[i]
+					}
+				}
+				if sym && v-lo < span && u != v {
+					p := cur[v]
+					cur[v] = p + 1
+					nb[p] = u
+					if wt != nil {
+						wt[p] = b.w[i]
+					}
+				}
+				i++
+			}
+		}
+		return
+	}
+	src := b.src[:len(b.dst)]
+	if wt == nil {
+		for i, v := range b.dst {
+			u := src[i]
+			if u == v && !keepLoops {
+				continue
+			}
+			if u-lo < span {
+				p := cur[u]
+				cur[u] = p + 1
+				nb[p] = v
+			}
+			if sym && v-lo < span && u != v {
+				p := cur[v]
+				cur[v] = p + 1
+				nb[p] = u
+			}
+		}
+		return
+	}
+	ws := b.w[:len(b.dst)]
+	for i, v := range b.dst {
+		u := src[i]
+		if u == v && !keepLoops {
+			continue
+		}
+		if u-lo < span {
+			p := cur[u]
+			cur[u] = p + 1
+			nb[p], wt[p] = v, ws[i]
+		}
+		if sym && v-lo < span && u != v {
+			p := cur[v]
+			cur[v] = p + 1
+			nb[p], wt[p] = u, ws[i]
+		}
+	}
 }
 
 // prefixSum turns counts into exclusive prefix sums in place (off[n] receives the total, its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -100,13 +101,43 @@ func genCheck(desc string, n, edges int64, symmetrize, weighted bool) error {
 	return checkMemory(desc, buildBytes(n, edges, arcs, 4, weighted))
 }
 
-// R-MAT quadrant probabilities of Graph500 (a, a+b, a+b+c), in 1/65536ths: each level of
-// recursion uses 16 random bits.
-const (
-	kronA   = 37355 // 0.57
-	kronAB  = 49807 // 0.76
-	kronABC = 62259 // 0.95
+// R-MAT quadrant probabilities of Graph500: a=.57 b=.19 c=.19 d=.05. Each level of the
+// recursion picks a quadrant; kronPair picks two levels at once from 16 random bits, with the
+// 16 joint outcomes quantized to 1/65536: its entry is u1u2<<2 | v1v2.
+var (
+	kronProb     = [4]float64{0.57, 0.19, 0.19, 0.05}
+	kronPairOnce sync.Once
+	kronPair     [1 << 16]uint8
+	kronOne      [1 << 16]uint8 // one level: u<<1 | v
 )
+
+func initKronTables() {
+	fill := func(t *[1 << 16]uint8, probs []float64, codes []uint8) {
+		cum, x := 0.0, 0
+		for k, p := range probs {
+			cum += p
+			end := int(cum*65536 + 0.5)
+			if k == len(probs)-1 {
+				end = 65536
+			}
+			for ; x < end; x++ {
+				t[x] = codes[k]
+			}
+		}
+	}
+	var probs []float64
+	var codes []uint8
+	for q1 := 0; q1 < 4; q1++ {
+		for q2 := 0; q2 < 4; q2++ {
+			probs = append(probs, kronProb[q1]*kronProb[q2])
+			u := uint8(q1>>1)<<1 | uint8(q2>>1)
+			v := uint8(q1&1)<<1 | uint8(q2&1)
+			codes = append(codes, u<<2|v)
+		}
+	}
+	fill(&kronPair, probs, codes)
+	fill(&kronOne, kronProb[:], []uint8{0, 1, 2, 3})
+}
 
 func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 	scale := p.int("scale", 16, 1, 31)
@@ -124,16 +155,10 @@ func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 	if err := genCheck(desc, n, m, !directed, false); err != nil {
 		return nil, err
 	}
-	// GAPBS permutes vertex ids so that the id says nothing about the degree.
-	perm := make([]uint32, n)
-	for i := range perm {
-		perm[i] = uint32(i)
-	}
-	r := newRNG(seed, 1<<62)
-	for i := n - 1; i > 0; i-- {
-		j := r.below(uint64(i + 1))
-		perm[i], perm[j] = perm[j], perm[i]
-	}
+	// GAPBS permutes vertex ids so that an id says nothing about the degree; a keyed
+	// bijection of [0, 2^scale) does the same without a table (and its cache misses).
+	perm := newPermuter(uint(scale), seed)
+	kronPairOnce.Do(initKronTables)
 	blocks := makeBlocks(m)
 	parallelFor(len(blocks), workers(), func(bi int) {
 		if ctx.Err() != nil {
@@ -144,26 +169,21 @@ func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 		for i := range b.dst {
 			var u, v uint32
 			var x uint64
-			for d := int64(0); d < scale; d++ {
+			for d := int64(0); d < scale/2; d++ {
 				if d&3 == 0 {
 					x = r.next()
 				}
-				q := uint32(x & 0xffff)
+				c := uint32(kronPair[x&0xffff])
 				x >>= 16
-				u <<= 1
-				v <<= 1
-				if q < kronAB {
-					if q >= kronA {
-						v++
-					}
-				} else {
-					u++
-					if q >= kronABC {
-						v++
-					}
-				}
+				u = u<<2 | c>>2
+				v = v<<2 | c&3
 			}
-			b.src[i], b.dst[i] = perm[u], perm[v]
+			if scale&1 == 1 {
+				c := uint32(kronOne[r.next()&0xffff])
+				u = u<<1 | c>>1
+				v = v<<1 | c&1
+			}
+			b.src[i], b.dst[i] = perm.at(u), perm.at(v)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -253,3 +273,33 @@ func genGrid(ctx context.Context, p *params, seed int64) (*generated, error) {
 	})
 	return &generated{blocks: blocks, n: int(n), symmetrize: true, desc: desc}, ctx.Err()
 }
+
+// permuter is a pseudo-random bijection of [0, 2^bits): rounds of multiplying by an odd key
+// and xor-shifting, each invertible modulo 2^bits.
+type permuter struct {
+	mask  uint32
+	shift uint
+	mul   [3]uint32
+	add   [3]uint32
+}
+
+func newPermuter(bits uint, seed int64) permuter {
+	p := permuter{mask: uint32(1<<bits - 1), shift: max(bits/2, 1)}
+	r := newRNG(seed, 1<<62)
+	for i := range p.mul {
+		p.mul[i] = uint32(r.next()) | 1
+		p.add[i] = uint32(r.next())
+	}
+	return p
+}
+
+func (p permuter) at(x uint32) uint32 {
+	for i := range p.mul {
+		x = (x*p.mul[i] + p.add[i]) & p.mask
+		x ^= x >> p.shift
+	}
+	return x
+}
+
+// GeneratorKinds lists the generators: kron, urand, grid, road, rgg.
+func GeneratorKinds() []string { return []string{"kron", "urand", "grid", "road", "rgg"} }

@@ -3,6 +3,8 @@ package loader
 import (
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,17 +25,25 @@ type progress struct {
 	wg    sync.WaitGroup
 	shown bool
 	start time.Time
+	at    time.Time // start of the current phase
+	times []string  // "phase 1.23s" per finished phase, for GWLOADER_TRACE
 }
+
+// traceTimes prints each phase's duration to stderr when GWLOADER_TRACE is set.
+var traceTimes = os.Getenv("GWLOADER_TRACE") != ""
 
 // progressEvery is how often the line is redrawn.
 const progressEvery = 150 * time.Millisecond
 
 // newProgress returns a progress line on w, or nil (quiet) when w is nil.
 func newProgress(w io.Writer, name string) *progress {
-	if w == nil {
+	if w == nil && !traceTimes {
 		return nil
 	}
-	p := &progress{w: w, name: name, stop: make(chan struct{}), start: time.Now()}
+	p := &progress{w: w, name: name, stop: make(chan struct{}), start: time.Now(), at: time.Now()}
+	if w == nil {
+		return p
+	}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -62,7 +72,10 @@ func (p *progress) setPhase(name string, total int64, bytes bool) {
 		return
 	}
 	p.mu.Lock()
-	p.ph, p.bytes = name, bytes
+	if p.ph != "" {
+		p.times = append(p.times, fmt.Sprintf("%s %.2fs", p.ph, time.Since(p.at).Seconds()))
+	}
+	p.ph, p.bytes, p.at = name, bytes, time.Now()
 	p.mu.Unlock()
 	p.total.Store(total)
 	p.done.Store(0)
@@ -111,6 +124,13 @@ func pct(done, total int64) int64 {
 // finish stops the redraws and clears the line.
 func (p *progress) finish() {
 	if p == nil {
+		return
+	}
+	p.setPhase("", 0, false)
+	if traceTimes {
+		fmt.Fprintf(os.Stderr, "%s: %s, total %.2fs\n", p.name, strings.Join(p.times, ", "), time.Since(p.start).Seconds())
+	}
+	if p.w == nil {
 		return
 	}
 	close(p.stop)

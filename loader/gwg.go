@@ -1,0 +1,339 @@
+package loader
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// The .gwg binary cache holds a built CSR as raw little-endian arrays, so that loading it is
+// a memory map and a checksum:
+//
+//	offset  size  field
+//	0       8     magic "GWGRAPH\x00"
+//	8       4     version (1)
+//	12      4     flags: bit 0 directed, bit 1 weighted
+//	16      8     V
+//	24      8     arcs
+//	32      8     metadata length in bytes (JSON: Origin and the cache key)
+//	40      4     CRC-32 (IEEE) of bytes 0..39 and of everything after byte 63
+//	44      20    reserved, zero
+//	64      ...   metadata, zero-padded to a multiple of 8
+//	        8(V+1)            offsets (int64)
+//	        4 arcs, pad to 8  neighbours (uint32)
+//	        4 arcs, pad to 8  weights (int32), when weighted
+//
+// A file that fails any check (size, version, checksum, offsets, ids) is refused, never
+// trusted; a cache that fails is rebuilt from its source.
+const (
+	gwgMagic   = "GWGRAPH\x00"
+	gwgVersion = 1
+	gwgHeader  = 64
+)
+
+var gwgCRC = crc32.IEEETable
+
+// gwgMeta is the JSON metadata of a .gwg file.
+type gwgMeta struct {
+	Key    string       `json:"key,omitempty"` // options and source stamp a cache was made with
+	Origin graph.Origin `json:"origin"`
+}
+
+func isGWG(head []byte) bool { return bytes.HasPrefix(head, []byte(gwgMagic)) }
+
+func pad8(n int64) int64 { return (n + 7) &^ 7 }
+
+// WriteGWG saves g as a .gwg file at path (atomically: a temporary file renamed into place,
+// so a reader never sees half a file and a memory-mapped older version stays valid).
+func WriteGWG(path string, g *graph.CSR) error { return writeGWG(path, g, "") }
+
+func writeGWG(path string, g *graph.CSR, key string) error {
+	meta, err := json.Marshal(gwgMeta{Key: key, Origin: g.Origin})
+	if err != nil {
+		return fmt.Errorf("loader: %s: %w", path, err)
+	}
+	metaLen := int64(len(meta))
+	var hdr [gwgHeader]byte
+	copy(hdr[:], gwgMagic)
+	binary.LittleEndian.PutUint32(hdr[8:], gwgVersion)
+	var flags uint32
+	if g.Directed {
+		flags |= 1
+	}
+	if g.Weights != nil {
+		flags |= 2
+	}
+	binary.LittleEndian.PutUint32(hdr[12:], flags)
+	binary.LittleEndian.PutUint64(hdr[16:], uint64(g.NumVertices()))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(g.NumArcs()))
+	binary.LittleEndian.PutUint64(hdr[32:], uint64(metaLen))
+	pieces := [][]byte{
+		meta, make([]byte, pad8(metaLen)-metaLen),
+		int64Bytes(g.Offsets),
+		uint32Bytes(g.Neighbors), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()),
+	}
+	if g.Weights != nil {
+		pieces = append(pieces, int32Bytes(g.Weights), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()))
+	}
+	crc := crc32.Update(0, gwgCRC, hdr[:40])
+	for _, p := range pieces {
+		crc = crc32.Update(crc, gwgCRC, p)
+	}
+	binary.LittleEndian.PutUint32(hdr[40:], crc)
+
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("loader: %w", err)
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	_, err = w.Write(hdr[:])
+	for _, p := range pieces {
+		if err == nil {
+			_, err = w.Write(p)
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("loader: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadGWG loads a .gwg file, memory-mapped where the system allows. The arrays of a mapped
+// graph are read-only: writing to them faults (a graph is immutable anyway).
+func ReadGWG(path string) (*graph.CSR, error) {
+	g, _, err := readGWGFile(path)
+	return g, err
+}
+
+func readGWGFile(path string) (*graph.CSR, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("loader: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, "", fmt.Errorf("loader: %w", err)
+	}
+	if fi.Size() < gwgHeader {
+		return nil, "", offsetErr(path, fi.Size(), "truncated .gwg file: %d bytes, shorter than its %d-byte header", fi.Size(), gwgHeader)
+	}
+	data, mapped := mapFile(f, fi.Size())
+	if !mapped {
+		data = make([]byte, fi.Size())
+		if _, err := io.ReadFull(f, data); err != nil {
+			return nil, "", fmt.Errorf("loader: %s: %w", path, err)
+		}
+	}
+	g, key, err := decodeGWG(data, path)
+	if err != nil {
+		if mapped {
+			unmapFile(data)
+		}
+		return nil, "", err
+	}
+	return g, key, nil
+}
+
+// readGWGFrom reads a .gwg stream (a reader that cannot be mapped).
+func readGWGFrom(r io.Reader, name string) (*graph.CSR, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("loader: %s: %w", name, err)
+	}
+	// The arrays are used in place: copy to 8-byte aligned memory.
+	buf := make([]int64, (len(data)+7)/8)
+	al := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(data))
+	copy(al, data)
+	g, _, err := decodeGWG(al, name)
+	return g, err
+}
+
+// decodeGWG checks data as a .gwg file and returns the graph viewing it (no copy).
+func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
+	bad := func(off int64, format string, args ...any) error {
+		return offsetErr(name, off, "corrupt .gwg file: "+format, args...)
+	}
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		return nil, "", fileErr(name, ".gwg files are read on little-endian machines only")
+	}
+	if len(data) < gwgHeader || !isGWG(data) {
+		return nil, "", bad(0, "expected the magic %q", gwgMagic)
+	}
+	if v := binary.LittleEndian.Uint32(data[8:]); v != gwgVersion {
+		return nil, "", bad(8, "version %d, this build reads version %d", v, gwgVersion)
+	}
+	flags := binary.LittleEndian.Uint32(data[12:])
+	if flags&^3 != 0 {
+		return nil, "", bad(12, "unknown flags %#x", flags)
+	}
+	n := binary.LittleEndian.Uint64(data[16:])
+	arcs := binary.LittleEndian.Uint64(data[24:])
+	metaLen := binary.LittleEndian.Uint64(data[32:])
+	if n > maxVertices || arcs > math.MaxInt64/16 || metaLen > 1<<30 {
+		return nil, "", bad(16, "impossible counts: V=%d arcs=%d metadata=%d bytes", n, arcs, metaLen)
+	}
+	weighted := flags&2 != 0
+	offAt := gwgHeader + pad8(int64(metaLen))
+	nbAt := offAt + 8*(int64(n)+1)
+	wtAt := nbAt + pad8(4*int64(arcs))
+	end := wtAt
+	if weighted {
+		end += pad8(4 * int64(arcs))
+	}
+	if int64(len(data)) != end {
+		return nil, "", bad(int64(len(data)), "file is %d bytes, its header promises %d (V=%d, arcs=%d): truncated or extended", len(data), end, n, arcs)
+	}
+	// Checksum on one core while the others check the arrays.
+	var crc uint32
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		crc = crc32.Update(crc32.Update(0, gwgCRC, data[:40]), gwgCRC, data[gwgHeader:])
+	}()
+	off := unsafe.Slice((*int64)(unsafe.Pointer(&data[offAt])), n+1)
+	var nb []uint32
+	if arcs > 0 {
+		nb = unsafe.Slice((*uint32)(unsafe.Pointer(&data[nbAt])), arcs)
+	} else {
+		nb = []uint32{}
+	}
+	var wt []int32
+	if weighted {
+		wt = unsafe.Slice((*int32)(unsafe.Pointer(&data[wtAt])), arcs)
+	}
+	verr := validateCSR(off, nb, n)
+	wg.Wait()
+	if want := binary.LittleEndian.Uint32(data[40:]); crc != want {
+		return nil, "", bad(40, "checksum mismatch (stored %08x, computed %08x)", want, crc)
+	}
+	if verr != "" {
+		return nil, "", bad(offAt, "%s", verr)
+	}
+	var meta gwgMeta
+	if err := json.Unmarshal(data[gwgHeader:gwgHeader+int64(metaLen)], &meta); err != nil {
+		return nil, "", bad(gwgHeader, "metadata: %v", err)
+	}
+	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: flags&1 != 0, Origin: meta.Origin}
+	g.Origin.FromCache = true
+	return g, meta.Key, nil
+}
+
+// validateCSR checks offsets and neighbour ids on all cores, returning a description of the
+// first problem found or "".
+func validateCSR(off []int64, nb []uint32, n uint64) string {
+	if off[0] != 0 || off[n] != int64(len(nb)) {
+		return fmt.Sprintf("offsets run from %d to %d, expected 0 to %d", off[0], off[n], len(nb))
+	}
+	w := workers()
+	vr := splitRange(int(n), w*4)
+	msgs := make([]string, len(vr)-1)
+	parallelFor(len(vr)-1, w, func(p int) {
+		for v := vr[p]; v < vr[p+1]; v++ {
+			if off[v+1] < off[v] {
+				msgs[p] = fmt.Sprintf("offsets decrease at vertex %d", v)
+				return
+			}
+		}
+	})
+	for _, m := range msgs {
+		if m != "" {
+			return m
+		}
+	}
+	ar := splitRange(len(nb), w*4)
+	bad := make([]int64, len(ar)-1)
+	parallelFor(len(ar)-1, w, func(p int) {
+		var mx uint32
+		for _, u := range nb[ar[p]:ar[p+1]] {
+			mx = max(mx, u)
+		}
+		bad[p] = -1
+		if uint64(mx) >= n {
+			bad[p] = int64(mx)
+		}
+	})
+	for _, b := range bad {
+		if b >= 0 {
+			return fmt.Sprintf("neighbour id %d out of range (V=%d)", b, n)
+		}
+	}
+	return ""
+}
+
+// cacheKey is the text a cache must have been made with to be reused: the options that shape
+// the graph and the source's size and modification time.
+func cacheKey(o *options, fi fs.FileInfo) string {
+	return o.key() + " source-size=" + strconv.FormatInt(fi.Size(), 10) + " source-mtime=" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+}
+
+// tryCache returns the cached graph when cachePath is newer than src and was made with the
+// same options; otherwise nil and why the cache is not used ("" when there is none).
+func tryCache(cachePath, src string, o *options) (*graph.CSR, string) {
+	ci, err := os.Stat(cachePath)
+	if err != nil {
+		return nil, ""
+	}
+	si, err := os.Stat(src)
+	if err != nil {
+		return nil, ""
+	}
+	if ci.ModTime().Before(si.ModTime()) {
+		return nil, "stale cache " + filepath.Base(cachePath) + " rebuilt (the source is newer)"
+	}
+	g, key, err := readGWGFile(cachePath)
+	if err != nil {
+		return nil, "cache " + filepath.Base(cachePath) + " rebuilt: " + err.Error()
+	}
+	if key != cacheKey(o, si) {
+		return nil, "cache " + filepath.Base(cachePath) + " rebuilt (made from another version of the source or with other options)"
+	}
+	g.Origin.Note = joinNote(g.Origin.Note, "loaded from cache "+filepath.Base(cachePath)+" (made "+ci.ModTime().Format(time.DateTime)+")")
+	return g, ""
+}
+
+func int64Bytes(s []int64) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*8)
+}
+
+func uint32Bytes(s []uint32) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
+}
+
+func int32Bytes(s []int32) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
+}

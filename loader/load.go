@@ -1,0 +1,307 @@
+package loader
+
+import (
+	"bufio"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Load reads the graph at path, in the format its extension or content says (opt.Format
+// overrides), gzip-compressed or not. With opt.Cache it reuses path.gwg while that is newer
+// than path and was made with the same options, and otherwise writes it.
+func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
+	o, err := opt.check()
+	if err != nil {
+		return nil, err
+	}
+	format := o.format
+	if format == "" {
+		format = formatByExt(path)
+	}
+	if format == "gwg" {
+		return ReadGWG(path)
+	}
+	var cachePath, cacheNote string
+	if o.cache {
+		cachePath = path + ".gwg"
+		g, note := tryCache(cachePath, path, o)
+		if g != nil {
+			return g, nil
+		}
+		cacheNote = note
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loader: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("loader: %w", err)
+	}
+	if fi.IsDir() {
+		return nil, fileErr(path, "is a directory, expected a graph file")
+	}
+	g, err := load(ctx, f, path, fi.Size(), o, format)
+	if err != nil {
+		return nil, err
+	}
+	if o.cache {
+		if err := writeGWG(cachePath, g, cacheKey(o, fi)); err != nil {
+			g.Origin.Note = joinNote(g.Origin.Note, "cache not written: "+err.Error())
+		} else if cacheNote != "" {
+			g.Origin.Note = joinNote(g.Origin.Note, cacheNote)
+		}
+	}
+	return g, nil
+}
+
+// LoadReader reads a graph from r; name is used in messages and for detecting the format.
+func LoadReader(ctx context.Context, r io.Reader, name string, opt Options) (*graph.CSR, error) {
+	o, err := opt.check()
+	if err != nil {
+		return nil, err
+	}
+	format := o.format
+	if format == "" {
+		format = formatByExt(name)
+	}
+	return load(ctx, r, name, 0, o, format)
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// load reads, parses and builds. size is the input's size in bytes (0: unknown).
+func load(ctx context.Context, r io.Reader, name string, size int64, o *options, format string) (*graph.CSR, error) {
+	prog := newProgress(o.progress, "load "+filepath.Base(name))
+	defer prog.finish()
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(3)
+	if len(head) == 0 {
+		return nil, fileErr(name, "empty file: expected a graph (%s)", formatList())
+	}
+	var in io.Reader = br
+	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
+	if gz {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, offsetErr(name, 0, "corrupt gzip header: %v", err)
+		}
+		in = bufio.NewReaderSize(zr, 1<<16)
+	}
+	tb := in.(*bufio.Reader)
+	head, err := tb.Peek(4096)
+	if len(head) == 0 {
+		if err != nil && err != io.EOF {
+			return nil, gzipError(name, err, 1, 0)
+		}
+		return nil, fileErr(name, "empty file: the gzip stream holds no data, expected a graph (%s)", formatList())
+	}
+	if isGWG(head) {
+		if gz {
+			return nil, fileErr(name, "a gzip-compressed .gwg cache: decompress it first")
+		}
+		return readGWGFrom(tb, name)
+	}
+	if len(head) >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf {
+		tb.Discard(3) // UTF-8 byte order mark
+		head = head[3:]
+	}
+	if off, b := binaryAt(head); off >= 0 {
+		return nil, offsetErr(name, off, "binary data (byte 0x%02x), expected a text graph file (%s)", b, formatList())
+	}
+	if size > 0 && !gz {
+		prog.phaseBytes("parse", size)
+	} else {
+		prog.phaseBytes("parse", 0)
+	}
+	ch := newChunker(tb, workers()+2)
+	h := &headerReader{c: ch}
+	if format == "" {
+		format = formatByContent(h)
+	}
+	p, err := planFor(format, name, h, o)
+	if err != nil {
+		if ch.err != nil {
+			return nil, gzipError(name, ch.err, ch.line, ch.off)
+		}
+		return nil, err
+	}
+	first := h.rest()
+	if err := checkBeforeParse(name, size, gz, first, p, o); err != nil {
+		ch.release(first)
+		return nil, err
+	}
+	blocks, infos, err := parseChunks(ctx, ch, first, p, prog)
+	if err != nil {
+		var re *readErr
+		if errors.As(err, &re) {
+			return nil, gzipError(name, re.err, ch.line, ch.off)
+		}
+		return nil, err
+	}
+	return finish(ctx, name, blocks, infos, p, o, prog)
+}
+
+// finish checks the parsed body against the header and builds the graph.
+func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunkInfo, p *plan, o *options, prog *progress) (*graph.CSR, error) {
+	var entries, vlines int64
+	var maxID uint32
+	realW := false
+	lastLine := int64(1)
+	for _, in := range infos {
+		entries += in.entries
+		vlines += in.vertices
+		maxID = max(maxID, in.maxID)
+		realW = realW || in.realW
+		lastLine = max(lastLine, in.lastLine)
+	}
+	if p.format == "metis" && vlines < p.n {
+		return nil, lineErr(name, p.sizeLine, "the header says %d vertices, but the file has %d vertex lines", p.n, vlines)
+	}
+	if p.entries >= 0 && entries != p.entries {
+		what := "entries"
+		switch p.format {
+		case "dimacs":
+			what = "arcs"
+		case "pace":
+			what = "edges"
+		case "metis":
+			return nil, lineErr(name, p.sizeLine, "the header says %d edges, so the adjacency lines should hold %d neighbours (each edge from both ends), but they hold %d", p.entries/2, p.entries, entries)
+		}
+		return nil, lineErr(name, p.sizeLine, "%s says %d %s, but the file has %d", p.sizeWhat, p.entries, what, entries)
+	}
+	n := p.n
+	if n < 0 {
+		if entries == 0 {
+			return nil, fileErr(name, "no edges: expected lines \"U V\" (or \"U V W\") after the comments")
+		}
+		n = int64(maxID) + 1
+	}
+	// Direction: the format's unless told.
+	directed := p.directed
+	why := p.why
+	switch o.direction {
+	case "directed":
+		directed = true
+		why = "told: directed"
+		if !p.directed {
+			why = "told: directed (" + p.why + ", so every edge gives both arcs)"
+		}
+	case "undirected":
+		directed = false
+		why = "told: undirected"
+		if p.directed {
+			why = "told: undirected (symmetrized)"
+		}
+	}
+	symmetrize := !directed || !p.directed
+	if p.paired && o.keepDups {
+		symmetrize = false // the file lists both arcs of every edge already
+	}
+	weighted := p.weighted && o.weights.mode == "keep"
+	arcs := entries
+	if symmetrize {
+		arcs *= 2
+	}
+	arcBytes := int64(4)
+	if weighted {
+		arcBytes = 8
+	}
+	if err := checkMemory(name, 8*(n+1)+arcs*arcBytes); err != nil {
+		return nil, err
+	}
+	g, st, err := buildCSR(ctx, blocks, buildSpec{n: int(n), symmetrize: symmetrize, keepLoops: o.keepLoops, keepDups: o.keepDups, weighted: weighted, prog: prog})
+	if err != nil {
+		return nil, err
+	}
+	g.Directed = directed
+	dups := st.dupArcs
+	switch {
+	case symmetrize && p.paired:
+		dups = max(0, (st.dupArcs-st.arcsIn)/2)
+	case symmetrize:
+		dups = st.dupArcs / 2
+	}
+	g.Origin = graph.Origin{
+		Path:              name,
+		Format:            p.format,
+		Base:              p.base,
+		DirectionAssumed:  why,
+		Symmetrized:       p.directed && !directed,
+		SelfLoopsRemoved:  st.loops,
+		DuplicatesRemoved: dups,
+		Entries:           entries,
+		Note:              p.note,
+	}
+	if realW && weighted {
+		g.Origin.Note = joinNote(g.Origin.Note, "real weights rounded to integers")
+	}
+	applyWeights(g, o.weights, o.seed)
+	return g, ctx.Err()
+}
+
+// checkBeforeParse refuses, from the file size and the first chunk's line length, a file
+// whose graph would clearly not fit in memory, before reading it all.
+func checkBeforeParse(name string, size int64, gz bool, first *chunk, p *plan, o *options) error {
+	if size <= 0 || first == nil || first.lines < 16 {
+		return nil
+	}
+	if gz {
+		size *= 4 // a typical edge-list compression ratio
+	}
+	perLine := max(int64(len(first.data))/max(first.lines, 1), 4)
+	edges := size / perLine
+	arcs := edges
+	if !p.directed || o.direction == "undirected" {
+		arcs *= 2
+	}
+	weighted := p.weighted && o.weights.mode == "keep"
+	need := buildBytes(max(p.n, 0), edges, arcs, 2, weighted)
+	if need > availableMemory() {
+		return checkMemory(fmt.Sprintf("%s (%s, about %d edges)", name, fmtBytes(size), edges), need)
+	}
+	return nil
+}
+
+// binaryAt returns the offset and value of the first byte that cannot be in a text graph
+// file (NUL, or control bytes other than tab and line ends), or -1.
+func binaryAt(head []byte) (int64, byte) {
+	for i, b := range head {
+		if b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != '\v' {
+			return int64(i), b
+		}
+	}
+	return -1, 0
+}
+
+// gzipError turns a read error into a located message.
+func gzipError(name string, err error, line, off int64) error {
+	var ce flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return lineErr(name, line, "truncated gzip stream: the data ends inside this line (after %d bytes of uncompressed data)", off)
+	case errors.Is(err, gzip.ErrChecksum):
+		return lineErr(name, line, "corrupt gzip data: checksum mismatch after %d bytes of uncompressed data", off)
+	case errors.As(err, &ce), errors.Is(err, gzip.ErrHeader):
+		return lineErr(name, line, "corrupt gzip data near this line: %v", err)
+	}
+	return fmt.Errorf("loader: %s: read: %w", name, err)
+}
+
+func formatList() string {
+	return "Matrix Market .mtx, SNAP/GAPBS edge list, DIMACS/PACE .gr, METIS .graph, .gwg; optionally .gz"
+}

@@ -1,0 +1,332 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"sync"
+)
+
+// chunkSize is how much input one parse task gets (cut back to a line boundary).
+const chunkSize = 4 << 20
+
+// chunk is a run of whole lines of the (decompressed) input.
+type chunk struct {
+	seq   int
+	data  []byte
+	line  int64 // number of data's first line, 1-based
+	off   int64 // offset of data[0] in the input
+	buf   []byte
+	lines int64 // newlines in data
+	vbase int64 // METIS: vertex lines before this chunk
+}
+
+// chunker cuts a reader into chunks of whole lines, reusing a few buffers, so a file of any
+// size streams through a fixed amount of memory.
+type chunker struct {
+	r     io.Reader
+	pool  chan []byte
+	carry []byte // the partial last line of the previous read
+	line  int64
+	off   int64
+	seq   int
+	done  bool
+	err   error // the read error that ended the input, if any
+}
+
+func newChunker(r io.Reader, buffers int) *chunker {
+	c := &chunker{r: r, pool: make(chan []byte, buffers), line: 1}
+	for i := 0; i < buffers; i++ {
+		c.pool <- nil
+	}
+	return c
+}
+
+// release returns a chunk's buffer for reuse.
+func (c *chunker) release(ch *chunk) {
+	if ch != nil && ch.buf != nil {
+		c.pool <- ch.buf
+		ch.buf, ch.data = nil, nil
+	}
+}
+
+// next returns the next chunk, or nil at the end of the input (c.err then says whether the
+// input ended with a read error). A chunk ends with '\n' unless it holds the input's last line.
+func (c *chunker) next() *chunk {
+	if c.done {
+		return nil
+	}
+	buf := <-c.pool
+	if cap(buf) < chunkSize {
+		buf = make([]byte, chunkSize)
+	}
+	buf = buf[:cap(buf)]
+	n := copy(buf, c.carry)
+	c.carry = c.carry[:0]
+	for {
+		for n < len(buf) {
+			k, err := c.r.Read(buf[n:])
+			n += k
+			if err != nil {
+				c.done = true
+				if err != io.EOF {
+					c.err = err
+					// Drop the partial last line: what was read of it is not trustworthy.
+					if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+						n = i + 1
+					} else {
+						n = 0
+					}
+				}
+				break
+			}
+		}
+		if c.done {
+			break
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			c.carry = append(c.carry, buf[i+1:n]...)
+			n = i + 1
+			break
+		}
+		// One line longer than the buffer: grow it.
+		nb := make([]byte, 2*len(buf))
+		copy(nb, buf[:n])
+		buf = nb
+	}
+	if n == 0 {
+		c.pool <- buf
+		return nil
+	}
+	ch := &chunk{seq: c.seq, data: buf[:n], line: c.line, off: c.off, buf: buf}
+	ch.lines = int64(bytes.Count(ch.data, []byte{'\n'}))
+	c.seq++
+	c.line += ch.lines
+	c.off += int64(n)
+	return ch
+}
+
+// headerReader hands out the first lines of the input one at a time, for the serial parse of
+// a format's header; what it has not handed out becomes the first body chunk. A line it
+// returns is valid until the next call.
+type headerReader struct {
+	c   *chunker
+	cur *chunk
+}
+
+func (h *headerReader) fill() bool {
+	for h.cur == nil || len(h.cur.data) == 0 {
+		if h.cur != nil {
+			h.c.release(h.cur)
+		}
+		h.cur = h.c.next()
+		if h.cur == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// nextLine returns the next line (without its line end) and its number, or ok == false at
+// the end of the input.
+func (h *headerReader) nextLine() (line []byte, num int64, ok bool) {
+	if !h.fill() {
+		return nil, 0, false
+	}
+	d := h.cur.data
+	if i := bytes.IndexByte(d, '\n'); i >= 0 {
+		line, h.cur.data = d[:i], d[i+1:]
+		h.cur.lines--
+	} else {
+		line, h.cur.data = d, d[len(d):]
+	}
+	h.cur.off += int64(len(d) - len(h.cur.data))
+	num = h.cur.line
+	h.cur.line++
+	return bytes.TrimSuffix(line, []byte{'\r'}), num, true
+}
+
+// peekLine returns the next line without consuming it.
+func (h *headerReader) peekLine() (line []byte, num int64, ok bool) {
+	if !h.fill() {
+		return nil, 0, false
+	}
+	d := h.cur.data
+	if i := bytes.IndexByte(d, '\n'); i >= 0 {
+		d = d[:i]
+	}
+	return bytes.TrimSuffix(d, []byte{'\r'}), h.cur.line, true
+}
+
+// rest returns what is left of the current chunk as the first body chunk (or nil).
+func (h *headerReader) rest() *chunk {
+	if h.cur == nil || len(h.cur.data) == 0 {
+		if h.cur != nil {
+			h.c.release(h.cur)
+		}
+		h.cur = nil
+		return nil
+	}
+	ch := h.cur
+	h.cur = nil
+	return ch
+}
+
+// chunkParser parses one chunk of body lines into a block of edges.
+type chunkParser func(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error)
+
+// chunkInfo is what a chunk's parse learnt besides its edges.
+type chunkInfo struct {
+	entries   int64  // data lines (edges, arcs or matrix entries) read
+	maxID     uint32 // largest vertex id seen (0-based)
+	realW     bool   // real-valued weights were rounded
+	vertices  int64  // METIS: vertex lines read
+	lastLine  int64  // number of the chunk's last line
+	hasTokens bool
+}
+
+// scratch is a parse worker's reusable buffers.
+type scratch struct {
+	src, dst []uint32
+	w        []int32
+}
+
+// block copies the scratch edges into an exactly sized block (run-length sources when that
+// is smaller) and empties the scratch.
+func (s *scratch) block(weighted bool) *edgeBlock {
+	b := &edgeBlock{dst: append([]uint32(nil), s.dst...)}
+	runs := 0
+	for i := range s.src {
+		if i == 0 || s.src[i] != s.src[i-1] {
+			runs++
+		}
+	}
+	if runs*2 <= len(s.src) {
+		b.runs = make([]srcRun, 0, runs)
+		for i, u := range s.src {
+			if i > 0 && u == s.src[i-1] {
+				b.runs[len(b.runs)-1].n++
+				continue
+			}
+			b.runs = append(b.runs, srcRun{u, 1})
+		}
+	} else {
+		b.src = append([]uint32(nil), s.src...)
+	}
+	if weighted {
+		b.w = append([]int32(nil), s.w...)
+	}
+	s.src, s.dst, s.w = s.src[:0], s.dst[:0], s.w[:0]
+	return b
+}
+
+// parseChunks parses the input's body on all cores: one goroutine reads chunks (first, then
+// the chunker's), the others parse them. It returns the blocks and infos in input order, or
+// the error nearest the start of the input.
+func parseChunks(ctx context.Context, c *chunker, first *chunk, p *plan, prog *progress) ([]*edgeBlock, []chunkInfo, error) {
+	parse := p.parse
+	w := workers()
+	jobs := make(chan *chunk, w)
+	var mu sync.Mutex
+	var blocks []*edgeBlock
+	var infos []chunkInfo
+	errSeq, firstErr := -1, error(nil)
+	setErr := func(seq int, err error) {
+		mu.Lock()
+		if errSeq < 0 || seq < errSeq {
+			errSeq, firstErr = seq, err
+		}
+		mu.Unlock()
+	}
+	failedBefore := func(seq int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return errSeq >= 0 && errSeq < seq
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := &scratch{}
+			for ch := range jobs {
+				seq := ch.seq
+				if failedBefore(seq) || ctx.Err() != nil {
+					c.release(ch)
+					continue
+				}
+				b, info, err := parse(ch, s)
+				prog.add(int64(len(ch.data)))
+				c.release(ch)
+				if err != nil {
+					setErr(seq, err)
+					continue
+				}
+				mu.Lock()
+				for len(blocks) <= seq {
+					blocks = append(blocks, nil)
+					infos = append(infos, chunkInfo{})
+				}
+				blocks[seq], infos[seq] = b, info
+				mu.Unlock()
+			}
+		}()
+	}
+	next := first
+	seq := 0
+	for {
+		if next == nil {
+			next = c.next()
+		}
+		if next == nil || ctx.Err() != nil {
+			break
+		}
+		next.seq = seq
+		seq++
+		if p.prepare != nil {
+			p.prepare(next)
+		}
+		if failedBefore(next.seq) {
+			c.release(next)
+			break
+		}
+		jobs <- next
+		next = nil
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if c.err != nil && (errSeq < 0 || errSeq >= seq) {
+		return nil, nil, readError(c.err)
+	}
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	// Chunks with no data lines still hold a (possibly empty) block.
+	for len(blocks) < seq {
+		blocks = append(blocks, nil)
+		infos = append(infos, chunkInfo{})
+	}
+	out := blocks[:0]
+	outInfo := infos[:0]
+	for i, b := range blocks {
+		if b == nil {
+			b = &edgeBlock{}
+		}
+		out = append(out, b)
+		outInfo = append(outInfo, infos[i])
+	}
+	return out, outInfo, nil
+}
+
+// readError wraps a read error of the input.
+func readError(err error) error {
+	return &readErr{err}
+}
+
+type readErr struct{ err error }
+
+func (e *readErr) Error() string { return e.err.Error() }
+func (e *readErr) Unwrap() error { return e.err }
