@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,6 +20,7 @@ import (
 type Feed struct {
 	mu      sync.Mutex
 	pending []any // session.Event or outputChunk, in the order they happened
+	poked   atomic.Bool
 	poke    chan struct{}
 }
 
@@ -57,9 +59,8 @@ func (f *Feed) push(x any) {
 	f.mu.Lock()
 	f.pending = append(f.pending, x)
 	f.mu.Unlock()
-	select {
-	case f.poke <- struct{}{}:
-	default:
+	if !f.poked.Load() && !f.poked.Swap(true) {
+		f.poke <- struct{}{} // never blocks: poked guards the one slot
 	}
 }
 
@@ -68,7 +69,9 @@ func (f *Feed) drain() []any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := f.pending
-	f.pending = nil
+	// The next batch is likely as large as this one: give it the room now rather than grow
+	// the slice while an engine waits.
+	f.pending = make([]any, 0, max(cap(out), 64))
 	return out
 }
 
@@ -85,6 +88,7 @@ func (f *Feed) wait() tea.Cmd {
 	return func() tea.Msg {
 		<-f.poke
 		time.Sleep(frameInterval)
+		f.poked.Store(false)
 		return feedMsg{items: f.drain()}
 	}
 }

@@ -25,6 +25,7 @@ var keyHelp = [][2]string{
 
 func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	m.status = "" // a hint lasts until the next key
 	// Keys that mean the same everywhere.
 	switch key {
 	case "ctrl+c":

@@ -68,6 +68,7 @@ type model struct {
 
 	running     bool
 	runningLine string
+	execStarted time.Time
 	cancel      context.CancelFunc
 	cancelled   bool
 
@@ -196,6 +197,7 @@ func (m *model) submit(line string) tea.Cmd {
 	m.out.GotoBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.running, m.runningLine, m.cancel, m.cancelled = true, line, cancel, false
+	m.execStarted = m.now()
 	m.live.runs = 0
 	s := m.s
 	return tea.Batch(func() tea.Msg {
@@ -241,18 +243,26 @@ func (m *model) refresh() {
 	m.sched.load(m.s)
 }
 
-// appendOutput adds text to the transcript, continuing an unfinished last line.
+// appendOutput adds text to the transcript, continuing an unfinished last line. A carriage
+// return starts the line again and erase-line codes are dropped, so progress lines that
+// redraw themselves ("\r\x1b[K...") update in place.
 func (m *model) appendOutput(text string) {
 	if text == "" {
 		return
 	}
 	follow := m.out.AtBottom() || m.out.TotalLineCount() <= m.out.Height()
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	if n := len(m.transcript); n > 0 {
-		m.transcript[n-1] += lines[0]
-		lines = lines[1:]
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\x1b[K", "")
+	for i, seg := range strings.Split(text, "\n") {
+		if i > 0 || len(m.transcript) == 0 {
+			m.transcript = append(m.transcript, "")
+		}
+		last := &m.transcript[len(m.transcript)-1]
+		if j := strings.LastIndexByte(seg, '\r'); j >= 0 {
+			*last = seg[j+1:]
+		} else {
+			*last += seg
+		}
 	}
-	m.transcript = append(m.transcript, lines...)
 	if over := len(m.transcript) - maxTranscript; over > 0 {
 		m.transcript = append(m.transcript[:0], m.transcript[over:]...)
 		m.cmdStart = max(0, m.cmdStart-over)

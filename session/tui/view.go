@@ -141,21 +141,21 @@ func (m *model) headerView() string {
 }
 
 func (m *model) statusView() string {
-	var s string
+	var parts []string
+	if m.running {
+		run := runningStyle.Render("● " + m.runningLine)
+		run += dimStyle.Render(" · " + viz.Duration(m.now().Sub(m.execStarted).Round(100*time.Millisecond)))
+		parts = append(parts, run+dimStyle.Render(" · Ctrl+C cancels"))
+	}
 	switch {
 	case len(m.completions) > 0:
-		s = dimStyle.Render(strings.Join(m.completions, "  "))
+		parts = append(parts, dimStyle.Render(strings.Join(m.completions, "  ")))
 	case m.status != "":
-		s = keyStyle.Render(m.status)
-	case m.running:
-		s = runningStyle.Render("● "+m.runningLine) + dimStyle.Render(" · "+viz.Duration(m.now().Sub(m.live.started).Round(time.Millisecond))+" · Ctrl+C cancels")
-		if m.live.started.IsZero() {
-			s = runningStyle.Render("● " + m.runningLine + dimStyle.Render(" · Ctrl+C cancels"))
-		}
-	default:
-		s = dimStyle.Render("Enter runs · Tab completes · ↑↓ history · PgUp/PgDn scroll · Ctrl+S schedule · ? keys · q quits")
+		parts = append(parts, keyStyle.Render(m.status))
+	case !m.running:
+		parts = append(parts, dimStyle.Render("Enter runs · Tab completes · ↑↓ history · PgUp/PgDn scroll · Ctrl+S schedule · ? keys · q quits"))
 	}
-	return block(s, m.width, 1)
+	return block(strings.Join(parts, "  "), m.width, 1)
 }
 
 // liveView is the live panel: what the run is doing now, and its frontier chart.
