@@ -1,0 +1,508 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Triangle counting returns the number of triangles of the graph's underlying undirected
+// simple graph. It is the forward algorithm (Schank and Wagner; Gunrock's TC, GAPBS's
+// OrderedCount [1]):
+//
+//  1. orient: keep each edge once, as the arc from the lower- to the higher-ranked endpoint
+//     (order=degree: by degree, ties by id; order=id; order=none keeps both arcs and divides
+//     the count by six; order=auto is degree when the degrees are skewed, else id, as GAPBS). The oriented out-degree of a degree-ordered graph is at most
+//     sqrt(2m), which is what makes skewed graphs tractable. With relabel=on the vertices are
+//     first renumbered in rank order, so that oriented lists are sorted by rank and hot
+//     vertices sit together in memory; relabel=auto does it when GAPBS's sampled heuristic
+//     (WorthRelabelling) finds the degrees skewed: average degree at least 10 and the average
+//     of 1000 sampled degrees above 1.3 times their median.
+//  2. count: for every oriented arc u->v, add |N+(u) ∩ N+(v)|: each triangle is found once,
+//     from its lowest-ranked vertex. When lists are sorted by rank (relabel=on, order=id), only
+//     the part of N+(u) after v can meet N+(v). The intersection is a merge of the two sorted
+//     lists (intersect=merge), a binary search of each entry of the shorter list in the longer
+//     (binary), or a per-worker direct-mapped table that marks N+(u) once and probes it with
+//     every N+(v) (hash, the default). Work is split by vertices (lb=vertex, dynamic chunks of 64 as in
+//     GAPBS) or by equal ranges of oriented arcs (lb=edge).
+//
+// Input requirements: none beyond a CSR with sorted lists. A directed graph is symmetrized
+// first (an arc in either direction is an edge); self-loops are ignored. Time O(m^1.5) with
+// order=degree; memory: the oriented graph (m arcs) plus, with intersect=hash, 4 bytes per
+// vertex per worker.
+//
+// [1] Shun and Tangwongsan, "Multicore triangle computations without tuning", ICDE 2015;
+// GAPBS src/tc.cc; Wang et al., Gunrock (TOPC 2017) section 6.
+
+func init() { register(engine.TC, runTC) }
+
+// tcAdj is a bare adjacency structure (offsets and sorted lists) for the oriented graph.
+type tcAdj struct {
+	off []int64
+	nb  []uint32
+}
+
+func (a *tcAdj) list(v uint32) []uint32 { return a.nb[a.off[v]:a.off[v+1]] }
+
+func runTC(ctx context.Context, r *Run) error {
+	s := &r.Res.Schedule
+	if s.Intersect == engine.IntersectAuto {
+		// The stamp table beats the merge on kron (long oriented lists of mid-degree
+		// vertices meet again and again) and on urand (short lists, fewer branches).
+		s.Intersect = engine.IntersectHash
+	}
+	if s.LB == engine.LBAuto {
+		s.LB = engine.LBVertex
+	}
+	if s.Split == engine.SplitAuto {
+		s.Split = engine.Dynamic
+	}
+	start := time.Now()
+	u := tcUndirected(r, r.G)
+	if err := r.ctxErr(ctx); err != nil {
+		return err
+	}
+	why := ""
+	if s.Order == engine.OrderAuto {
+		// GAPBS: degree order (by relabelling) when the degrees are skewed, id order otherwise.
+		s.Order = engine.OrderID
+		if on, _ := tcWorthRelabelling(u); on || s.Relabel == engine.RelabelOn {
+			s.Order = engine.OrderDegree
+		}
+	}
+	switch s.Relabel {
+	case engine.RelabelOn:
+		if s.Order != engine.OrderDegree {
+			return fmt.Errorf("cpu: tc: relabel=on renumbers the vertices in degree order, which is order=degree; with order=%s there is nothing to renumber by (use relabel=off)", s.Order)
+		}
+		why = "relabel=on"
+	case engine.RelabelAuto:
+		on, reason := tcWorthRelabelling(u)
+		why = reason
+		s.Relabel = engine.RelabelOff
+		if on && s.Order == engine.OrderDegree {
+			s.Relabel = engine.RelabelOn
+		} else if s.Order != engine.OrderDegree {
+			why = "order=" + s.Order.String() + ": no degree order to renumber by"
+		}
+	default:
+		why = "relabel=off"
+	}
+	r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "orient",
+		Note: fmt.Sprintf("order=%s relabel=%s (%s)", s.Order, s.Relabel, why)})
+	h, byRank := tcOrient(r, u, s.Order, s.Relabel == engine.RelabelOn)
+	if err := r.ctxErr(ctx); err != nil {
+		return err
+	}
+	oriented := int64(len(h.nb))
+	r.emit(engine.Record{Phase: "orient", Direction: engine.Push, Mode: engine.Topology,
+		InVertices: int64(len(u.off) - 1), InEdges: int64(len(u.nb)), OutVertices: int64(len(u.off) - 1),
+		EdgesScanned: int64(len(u.nb)), Time: time.Since(start),
+		Note: fmt.Sprintf("%d edges -> %d oriented arcs", len(u.nb)/2, oriented)})
+
+	t := time.Now()
+	r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
+		Note: fmt.Sprintf("intersect=%s lb=%s split=%s", s.Intersect, s.LB, s.Split)})
+	total, scanned := tcCount(r, h, byRank, s.Intersect, s.LB)
+	if err := r.ctxErr(ctx); err != nil {
+		return err
+	}
+	if s.Order == engine.OrderNone {
+		total /= 6
+	}
+	r.emit(engine.Record{Phase: "count", Direction: engine.Push, Mode: engine.Topology,
+		InVertices: int64(len(h.off) - 1), InEdges: oriented, EdgesScanned: scanned, Time: time.Since(t),
+		Note: fmt.Sprintf("%d triangles", total)})
+	r.Res.Triangles = total
+	r.Res.Summary.Triangles = total
+	return nil
+}
+
+// tcUndirected returns g's lists as a tcAdj when g is undirected, else the sorted,
+// duplicate-free union of out- and in-lists of every vertex.
+func tcUndirected(r *Run, g *graph.CSR) *tcAdj {
+	if !g.Directed {
+		return &tcAdj{off: g.Offsets, nb: g.Neighbors}
+	}
+	gt := g.Transpose()
+	n := g.NumVertices()
+	off := make([]int64, n+1)
+	// 1. count each union; 2. prefix sum; 3. fill.
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			off[v+1] = int64(tcUnion(nil, g.Neigh(uint32(v)), gt.Neigh(uint32(v)), uint32(v)))
+		}
+	})
+	for v := 0; v < n; v++ {
+		off[v+1] += off[v]
+	}
+	nb := make([]uint32, off[n])
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			tcUnion(nb[off[v]:off[v+1]], g.Neigh(uint32(v)), gt.Neigh(uint32(v)), uint32(v))
+		}
+	})
+	return &tcAdj{off: off, nb: nb}
+}
+
+// tcUnion merges two sorted lists without duplicates and without self, into dst when dst is
+// not nil, and returns the union's length.
+func tcUnion(dst, a, b []uint32, self uint32) int {
+	k := 0
+	put := func(x uint32) {
+		if x == self {
+			return
+		}
+		if dst != nil {
+			dst[k] = x
+		}
+		k++
+	}
+	var last uint32
+	have := false
+	for len(a) > 0 || len(b) > 0 {
+		var x uint32
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] <= b[0]):
+			x, a = a[0], a[1:]
+		default:
+			x, b = b[0], b[1:]
+		}
+		if have && x == last {
+			continue
+		}
+		last, have = x, true
+		put(x)
+	}
+	return k
+}
+
+// tcWorthRelabelling is GAPBS's WorthRelabelling: relabelling pays when the average degree is
+// at least 10 and the sampled degrees' average exceeds 1.3 times their median.
+func tcWorthRelabelling(u *tcAdj) (bool, string) {
+	n := len(u.off) - 1
+	if n == 0 {
+		return false, "empty graph"
+	}
+	avg := int64(len(u.nb)) / 2 / int64(n)
+	if avg < 10 {
+		return false, fmt.Sprintf("average degree %d < 10", avg)
+	}
+	k := min(1000, n)
+	samples := make([]int64, 0, k)
+	var sum int64
+	for i := 0; len(samples) < k && i < 100*k; i++ {
+		v := engine.Mix64(uint64(i)) % uint64(n)
+		d := u.off[v+1] - u.off[v]
+		if d == 0 {
+			continue
+		}
+		samples = append(samples, d)
+		sum += d
+	}
+	if len(samples) == 0 {
+		return false, "no vertex with edges"
+	}
+	slices.Sort(samples)
+	mean := float64(sum) / float64(len(samples))
+	median := float64(samples[len(samples)/2])
+	if mean/1.3 > median {
+		return true, fmt.Sprintf("skewed: sampled average degree %.1f > 1.3 x median %.0f", mean, median)
+	}
+	return false, fmt.Sprintf("not skewed: sampled average degree %.1f <= 1.3 x median %.0f", mean, median)
+}
+
+// tcOrient builds the oriented graph and reports whether its lists are sorted by rank.
+func tcOrient(r *Run, u *tcAdj, order engine.Order, relabel bool) (*tcAdj, bool) {
+	if relabel {
+		return tcOrientRelabelled(r, u), true
+	}
+	n := len(u.off) - 1
+	var deg []uint32
+	if order == engine.OrderDegree {
+		deg = make([]uint32, n)
+		r.forRange(n, 4096, 1, func(_, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				deg[v] = uint32(u.off[v+1] - u.off[v])
+			}
+		})
+	}
+	// keep appends x's kept neighbours to dst (nil: only counts them) and returns the count.
+	keep := func(dst []uint32, x uint32) int64 {
+		l := u.list(x)
+		switch order {
+		case engine.OrderID: // lists are sorted: the suffix above x
+			i := sortSearch32(l, x)
+			if dst != nil {
+				copy(dst, l[i:])
+			}
+			return int64(len(l) - i)
+		case engine.OrderDegree:
+			k := 0
+			dx := deg[x]
+			for _, y := range l {
+				dy := deg[y]
+				if dy > dx || (dy == dx && y > x) {
+					if dst != nil {
+						dst[k] = y
+					}
+					k++
+				}
+			}
+			return int64(k)
+		default:
+			k := 0
+			for _, y := range l {
+				if y != x {
+					if dst != nil {
+						dst[k] = y
+					}
+					k++
+				}
+			}
+			return int64(k)
+		}
+	}
+	// 1. count, 2. prefix sum, 3. fill.
+	off := make([]int64, n+1)
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for x := lo; x < hi; x++ {
+			off[x+1] = keep(nil, uint32(x))
+		}
+	})
+	for x := 0; x < n; x++ {
+		off[x+1] += off[x]
+	}
+	nb := make([]uint32, off[n])
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for x := lo; x < hi; x++ {
+			keep(nb[off[x]:off[x+1]], uint32(x))
+		}
+	})
+	return &tcAdj{off: off, nb: nb}, order == engine.OrderID
+}
+
+// sortSearch32 returns the first index i with l[i] > x (l ascending).
+func sortSearch32(l []uint32, x uint32) int {
+	lo, hi := 0, len(l)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if l[mid] <= x {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// tcOrientRelabelled renumbers the vertices by (degree, id) ascending, a counting sort, and
+// returns the oriented graph in the new numbering: x -> y for neighbours y > x, sorted.
+func tcOrientRelabelled(r *Run, u *tcAdj) *tcAdj {
+	n := len(u.off) - 1
+	var maxDeg int64
+	for v := 0; v < n; v++ {
+		maxDeg = max(maxDeg, u.off[v+1]-u.off[v])
+	}
+	// 1. Counting sort by degree (stable, so ties go by id): orig[newID] and newID[orig].
+	bucket := make([]int64, maxDeg+2)
+	for v := 0; v < n; v++ {
+		bucket[u.off[v+1]-u.off[v]+1]++
+	}
+	for d := int64(1); d < int64(len(bucket)); d++ {
+		bucket[d] += bucket[d-1]
+	}
+	newID := make([]uint32, n)
+	orig := make([]uint32, n)
+	for v := 0; v < n; v++ {
+		d := u.off[v+1] - u.off[v]
+		p := bucket[d]
+		bucket[d]++
+		newID[v], orig[p] = uint32(p), uint32(v)
+	}
+	// 2. Oriented degrees, 3. prefix sum, 4. fill with renumbered neighbours and sort each list.
+	off := make([]int64, n+1)
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for x := lo; x < hi; x++ {
+			c := int64(0)
+			for _, y := range u.list(orig[x]) {
+				if newID[y] > uint32(x) {
+					c++
+				}
+			}
+			off[x+1] = c
+		}
+	})
+	for x := 0; x < n; x++ {
+		off[x+1] += off[x]
+	}
+	nb := make([]uint32, off[n])
+	r.forRange(n, 1024, 1, func(_, lo, hi int) {
+		for x := lo; x < hi; x++ {
+			k := off[x]
+			for _, y := range u.list(orig[x]) {
+				if y2 := newID[y]; y2 > uint32(x) {
+					nb[k] = y2
+					k++
+				}
+			}
+			slices.Sort(nb[off[x]:k])
+		}
+	})
+	return &tcAdj{off: off, nb: nb}
+}
+
+// tcCount sums |N+(x) ∩ N+(v)| over the oriented arcs x->v, returning the sum and the number
+// of list entries the intersections were given.
+func tcCount(r *Run, h *tcAdj, byRank bool, how engine.Intersect, lb engine.LoadBalance) (uint64, int64) {
+	n := len(h.off) - 1
+	cnt := make([]counters, r.Workers)
+	var stamps [][]uint32
+	if how == engine.IntersectHash {
+		stamps = make([][]uint32, r.Workers)
+	}
+	stamp := func(w int) []uint32 {
+		if stamps == nil {
+			return nil
+		}
+		if stamps[w] == nil {
+			stamps[w] = make([]uint32, n)
+		}
+		return stamps[w]
+	}
+	if lb == engine.LBEdge {
+		r.forRange(len(h.nb), 4096, 1, func(w, lo, hi int) {
+			x := uint32(sortSearch64(h.off[1:], int64(lo))) // the vertex whose list holds arc lo
+			t, sc := tcArcs(h, x, int64(lo), int64(hi), byRank, how, stamp(w))
+			cnt[w].a += int64(t)
+			cnt[w].b += sc
+		})
+	} else {
+		r.forRange(n, 64, 1, func(w, lo, hi int) {
+			t, sc := tcArcs(h, uint32(lo), h.off[lo], h.off[hi], byRank, how, stamp(w))
+			cnt[w].a += int64(t)
+			cnt[w].b += sc
+		})
+	}
+	s := sumCounters(cnt)
+	return uint64(s.a), s.b
+}
+
+// tcArcs counts the triangles closed by the oriented arcs [e, end), the first of which lies in
+// x's list or a later one. st is the worker's stamp table for intersect=hash.
+func tcArcs(h *tcAdj, x uint32, e, end int64, byRank bool, how engine.Intersect, st []uint32) (tri uint64, scanned int64) {
+	off, nb := h.off, h.nb
+	for e < end {
+		for off[x+1] <= e {
+			x++
+		}
+		xe := min(off[x+1], end)
+		a := nb[off[x]:off[x+1]]
+		i := e - off[x]
+		switch how {
+		case engine.IntersectHash:
+			mark := x + 1
+			for _, y := range a {
+				st[y] = mark
+			}
+			scanned += int64(len(a))
+			for ; e < xe; e++ {
+				v := nb[e]
+				b := nb[off[v]:off[v+1]]
+				for _, y := range b {
+					if st[y] == mark {
+						tri++
+					}
+				}
+				scanned += int64(len(b))
+			}
+		case engine.IntersectBinary:
+			for ; e < xe; e, i = e+1, i+1 {
+				v := nb[e]
+				b, aa := nb[off[v]:off[v+1]], a
+				if byRank {
+					aa = a[i+1:]
+				}
+				tri += tcBinary(aa, b)
+				scanned += int64(len(aa) + len(b))
+			}
+		default:
+			for ; e < xe; e, i = e+1, i+1 {
+				v := nb[e]
+				b, aa := nb[off[v]:off[v+1]], a
+				if byRank {
+					aa = a[i+1:]
+				}
+				tri += tcMerge(aa, b)
+				scanned += int64(len(aa) + len(b))
+			}
+		}
+	}
+	return tri, scanned
+}
+
+// sortSearch64 returns the first index i with s[i] > x (s non-decreasing).
+func sortSearch64(s []int64, x int64) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s[mid] <= x {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// tcMerge counts the common entries of two sorted lists.
+func tcMerge(a, b []uint32) uint64 {
+	var c uint64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		if x == y {
+			c++
+		}
+		if x <= y {
+			i++
+		}
+		if y <= x {
+			j++
+		}
+	}
+	return c
+}
+
+// tcBinary counts the common entries of two sorted lists by searching each entry of the shorter
+// in the longer, from where the previous search ended.
+func tcBinary(a, b []uint32) uint64 {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	var c uint64
+	for _, x := range a {
+		lo, hi := 0, len(b)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if b[mid] < x {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo == len(b) {
+			break
+		}
+		if b[lo] == x {
+			c++
+			lo++
+		}
+		b = b[lo:]
+	}
+	return c
+}
