@@ -45,7 +45,66 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 	line := c.line
 	i := 0
 	var maxID uint32
+	lim := uint64(maxVertices)
+	if f.limit > 0 {
+		lim = f.limit
+	}
+	base := f.base
+	fast := f.prefix == 0 && (!f.weighted || f.keepW)
 	for i < n {
+		// Fast path: "U V\n" or "U V W\n" with single separators and plain integers.
+		// Anything else (and every error) goes to the general path below, from the line start.
+		if fast && data[i]-'0' <= 9 {
+			j := i
+			var u, v, w uint64
+			for j < n && data[j]-'0' <= 9 {
+				u = u*10 + uint64(data[j]-'0')
+				j++
+			}
+			if j-i > 10 || j >= n || !f.isSep(data[j]) {
+				goto slow
+			}
+			j++
+			k := j
+			for k < n && data[k]-'0' <= 9 {
+				v = v*10 + uint64(data[k]-'0')
+				k++
+			}
+			if k == j || k-j > 10 || k >= n {
+				goto slow
+			}
+			if f.weighted {
+				if !f.isSep(data[k]) {
+					goto slow
+				}
+				k++
+				j = k
+				for k < n && data[k]-'0' <= 9 {
+					w = w*10 + uint64(data[k]-'0')
+					k++
+				}
+				if k == j || k-j > 10 || k >= n || w > math.MaxInt32 {
+					goto slow
+				}
+			}
+			if data[k] == '\r' && k+1 < n {
+				k++
+			}
+			if data[k] != '\n' || u < base || v < base || u-base >= lim || v-base >= lim {
+				goto slow
+			}
+			u, v = u-base, v-base
+			s.src = append(s.src, uint32(u))
+			s.dst = append(s.dst, uint32(v))
+			if f.weighted {
+				s.w = append(s.w, int32(w))
+			}
+			maxID = max(maxID, uint32(u), uint32(v))
+			i = k + 1
+			line++
+			continue
+		}
+	slow:
 		for i < n && (data[i] == ' ' || data[i] == '\t') {
 			i++
 		}
@@ -147,7 +206,7 @@ func (f *lineFormat) id(data []byte, i int, line int64, field int) (uint32, int,
 		return 0, j, lineErr(f.file, line, "expected a vertex id (a non-negative integer) as field %d of %q, found %s", field, f.shape, token(data, i))
 	}
 	if j-i > 12 {
-		return 0, j, lineErr(f.file, line, "vertex id %s is out of range (at most %d)", token(data, i), uint64(maxVertices-1)+f.base)
+		return 0, j, lineErr(f.file, line, "vertex id %s is out of range (at most %d)", truncate(data[i:j], 24), uint64(maxVertices-1)+f.base)
 	}
 	if x < f.base {
 		return 0, j, lineErr(f.file, line, "vertex id %d is below the id base %d (ids in this file start at %d; base=0 reads it 0-based)", x, f.base, f.base)
