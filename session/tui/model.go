@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
@@ -65,6 +67,7 @@ type model struct {
 
 	pager      viewport.Model
 	pagerTitle string
+	pagerHead  string // a table's header and rule, kept in view while its rows scroll
 
 	running     bool
 	runningLine string
@@ -213,6 +216,9 @@ func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	if m.cancelled {
+		m.status = ""
+	}
 	m.running, m.cancel = false, nil
 	if m.live.running() {
 		m.live.finished = m.now()
@@ -281,7 +287,16 @@ func (m *model) endLine() {
 }
 
 func (m *model) openPager(title, body string) {
-	m.pagerTitle = title
+	m.pagerTitle, m.pagerHead = title, ""
+	// Keep a table's header in view: a line followed by a rule of ─.
+	lines := strings.Split(body, "\n")
+	for i := 0; i+1 < len(lines) && i < 3; i++ {
+		if rule := ansi.Strip(lines[i+1]); strings.HasPrefix(strings.TrimSpace(rule), "─") && strings.Trim(rule, "─ ") == "" {
+			m.pagerHead = strings.Join(lines[:i+2], "\n")
+			body = strings.Join(lines[i+2:], "\n")
+			break
+		}
+	}
 	m.pager.SetContent(body)
 	m.pager.GotoTop()
 	m.state = statePager

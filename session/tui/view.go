@@ -54,7 +54,7 @@ func (m *model) layout() {
 	m.out.SetWidth(g.mainW)
 	m.out.SetHeight(g.outH)
 	m.pager.SetWidth(g.mainW)
-	m.pager.SetHeight(max(g.bodyH-1, 1))
+	m.pager.SetHeight(max(g.bodyH-1-strings.Count(m.pagerHead+"\n", "\n")+boolInt(m.pagerHead == ""), 1))
 	m.input.SetWidth(max(m.width-3, 10))
 	if m.out.TotalLineCount() > 0 {
 		m.out.GotoBottom()
@@ -67,6 +67,9 @@ func (m *model) View() tea.View {
 	switch m.state {
 	case statePager:
 		title := panelTitle.Render(m.pagerTitle) + dimStyle.Render(fmt.Sprintf("  %d%% · ↑↓ PgUp PgDn ←→ scroll · Esc closes", int(m.pager.ScrollPercent()*100)))
+		if m.pagerHead != "" {
+			title += "\n" + m.pagerHead
+		}
 		main = block(title+"\n"+m.pager.View(), g.mainW, g.bodyH)
 	case stateHelp:
 		main = block(m.helpView(), g.mainW, g.bodyH)
@@ -100,6 +103,13 @@ func (m *model) View() tea.View {
 		}
 	}
 	return v
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // block cuts or pads s to exactly w x h cells.
@@ -177,7 +187,7 @@ func (m *model) liveView(w, h int) string {
 			head += fmt.Sprintf(" · reached %s %.0f%%", progressBar(f, 10), f*100)
 		}
 	case l.err != nil:
-		head = errStyle.Render("✗ "+string(l.alg)) + fmt.Sprintf(" on %s · %s · stopped after %d iterations: %v", l.graph, l.engineName, l.iters, l.err)
+		head = errStyle.Render("✗ "+string(l.alg)) + fmt.Sprintf(" on %s · %s · %d iterations · %v", l.graph, l.engineName, l.iters, l.err)
 	default:
 		name := l.name
 		if name == "" {
