@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ func cmdLoad(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
+	opt.Progress = ec.s.progress()
 	g, err := loader.Load(ec.ctx, path, opt)
 	if err != nil {
 		return err
@@ -89,7 +91,7 @@ func cmdGen(ec *execCtx) error {
 	for _, p := range pairs {
 		m[p.Key] = p.Value
 	}
-	g, err := loader.Generate(ec.ctx, kind, m, nil)
+	g, err := loader.Generate(ec.ctx, kind, m, ec.s.progress())
 	if err != nil {
 		return err
 	}
@@ -99,6 +101,14 @@ func cmdGen(ec *execCtx) error {
 	}
 	ec.s.AddGraph(name, g, src)
 	ec.s.note("%s\n", ec.s.graphLine(name, g))
+	return nil
+}
+
+// progress is where the loader reports long work: the terminal, or nowhere.
+func (s *Session) progress() io.Writer {
+	if s.opts.Interactive && s.text() {
+		return s.opts.Out
+	}
 	return nil
 }
 
