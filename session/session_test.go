@@ -280,3 +280,26 @@ func TestCancel(t *testing.T) {
 		t.Errorf("the session did not go on after a cancel: %v", err)
 	}
 }
+
+func TestLoad(t *testing.T) {
+	s, out := newTest(t)
+	o := do(t, s, out, "load t = testdata/tiny.el")
+	mustContain(t, "load", o, "t: 4 vertices, 4 edges, directed")
+	mustContain(t, "info", do(t, s, out, "info t"), "testdata/tiny.el", "self-loops", "id base")
+	mustContain(t, "load undirected", do(t, s, out, "load testdata/tiny.el undirected"), "tiny: 4 vertices", "undirected")
+	mustContain(t, "run on loaded", do(t, s, out, "run bfs src=0; verify"), "reached 4 of 4")
+	for _, c := range []struct{ line, want string }{
+		{"load b = testdata/bad.mtx", "bad.mtx:5"},
+		{"load b = testdata/tiny.el formt=el", `did you mean "format"?`},
+		{"load b = testdata/tiny.el as x", "not `as`"},
+		{"load", "want a file"},
+	} {
+		err := s.Exec(context.Background(), c.line)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.line, err, c.want)
+		}
+	}
+	if len(s.Graphs()) != 3 {
+		t.Errorf("a failed load changed the graphs: %d", len(s.Graphs()))
+	}
+}
