@@ -21,7 +21,7 @@ type REPL struct {
 	S      *Session
 	Stdin  io.ReadCloser // nil: os.Stdin
 	Stdout io.Writer     // nil: os.Stdout (the session's Out should be the same terminal)
-	Prompt string        // nil: "gw> "
+	Prompt string        // "": "gw CURRENT-GRAPH> "
 }
 
 // HistoryPath is where the REPL keeps its history: $XDG_STATE_HOME/gworkbench/history, or
@@ -49,19 +49,25 @@ func (r *REPL) Run(ctx context.Context) error {
 			hist = ""
 		}
 	}
-	prompt := r.Prompt
-	if prompt == "" {
-		prompt = "gw> "
-		if r.S.opts.Color {
-			prompt = "\x1b[1;36mgw>\x1b[0m "
+	prompt := func() string {
+		if r.Prompt != "" {
+			return r.Prompt
 		}
+		p := "gw"
+		if g := r.S.currentName(); g != "" {
+			p += " " + g
+		}
+		if r.S.opts.Color {
+			return "\x1b[1;36m" + p + ">\x1b[0m "
+		}
+		return p + "> "
 	}
 	stdout := r.Stdout
 	if stdout == nil {
 		stdout = os.Stdout
 	}
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:            prompt,
+		Prompt:            prompt(),
 		HistoryFile:       hist,
 		HistoryLimit:      5000,
 		HistorySearchFold: true,
@@ -102,6 +108,7 @@ func (r *REPL) Run(ctx context.Context) error {
 
 	interrupted := false
 	for {
+		rl.SetPrompt(prompt())
 		line, err := rl.Readline()
 		switch {
 		case errors.Is(err, readline.ErrInterrupt):

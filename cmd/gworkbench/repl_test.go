@@ -159,7 +159,7 @@ func TestREPL(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	tm := startTerm(t, "--plain")
-	tm.expect("gw> ", 20*time.Second)
+	tm.expect("gw demo> ", 20*time.Second)
 
 	// Tab completes the command, then the algorithm, then a knob and its value.
 	tm.send("ru\t")
@@ -170,12 +170,12 @@ func TestREPL(t *testing.T) {
 	tm.expect("direction=pu", 2*time.Second)
 	tm.send("sh\t\r")
 	tm.expect("bfs1 bfs on demo [cpu]", 5*time.Second)
-	tm.expect("gw> ", 2*time.Second)
+	tm.expect("gw demo> ", 2*time.Second)
 
 	// An error is one line and the session goes on.
 	tm.send("run bfs dirction=pull\r")
 	tm.expect(`did you mean "direction"?`, 2*time.Second)
-	tm.expect("gw> ", 2*time.Second)
+	tm.expect("gw demo> ", 2*time.Second)
 
 	// Ctrl-C cancels a long run and returns to the prompt; the session keeps its results.
 	tm.send("run pr tolerance=0 max_iter=100000000 as long\r")
@@ -184,13 +184,13 @@ func TestREPL(t *testing.T) {
 	start := time.Now()
 	tm.send("\x03")
 	tm.expect("cancelled", 3*time.Second)
-	tm.expect("gw> ", 2*time.Second)
+	tm.expect("gw demo> ", 2*time.Second)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("cancelling took %v", d)
 	}
 	tm.send("results\r")
 	tm.expect("bfs1", 2*time.Second)
-	tm.expect("gw> ", 2*time.Second)
+	tm.expect("gw demo> ", 2*time.Second)
 
 	// Ctrl-C at an empty prompt warns; Ctrl-D quits.
 	tm.send("\x03")
@@ -210,7 +210,7 @@ func TestREPLQuitAndDoubleCtrlC(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	tm := startTerm(t, "--plain")
-	tm.expect("gw> ", 20*time.Second)
+	tm.expect("gw demo> ", 20*time.Second)
 	tm.send("\x03")
 	tm.expect("Ctrl-C again", 2*time.Second)
 	tm.send("\x03")
@@ -218,7 +218,7 @@ func TestREPLQuitAndDoubleCtrlC(t *testing.T) {
 		t.Errorf("exit after two Ctrl-C: %v", err)
 	}
 	tm = startTerm(t, "--plain")
-	tm.expect("gw> ", 20*time.Second)
+	tm.expect("gw demo> ", 20*time.Second)
 	tm.send("quit\r")
 	if err := tm.wait(5 * time.Second); err != nil {
 		t.Errorf("exit after quit: %v", err)
