@@ -1,0 +1,452 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Betweenness centrality returns, for every vertex v, the sum over the sources s of Brandes's
+// dependency delta_s(v) (unnormalised; halved on an undirected graph, where each path is found
+// from both ends). The sources are engine.BCSources: src alone (sources=0), k vertices sampled
+// from seed, or all; the trace's first note lists them. Brandes (2001), as GAPBS's bc.cc and
+// Gunrock's BC do it, one source at a time:
+//
+//  1. forward: a BFS from s, one level per iteration, that counts shortest paths: sigma[v] is
+//     the sum of sigma over v's in-neighbours one level up. direction=push: the frontier
+//     claims unvisited out-neighbours (CAS on depth) and adds its sigma into theirs (atomic
+//     float add). direction=pull: every unvisited vertex sums sigma over its in-neighbours in
+//     the frontier, writing only itself (no atomics; needs in-arcs). direction=auto (the
+//     default) is direction-optimizing (Beamer): push while the frontier's out-edges stay
+//     under the unexplored edges / alpha, pull until the frontier is under V / beta and
+//     shrinking. driven=data keeps each level's vertices (the stored levels) and, for pull, a
+//     worklist of unvisited vertices; driven=topology sweeps every vertex every level,
+//     selecting by depth.
+//  2. backward: from the deepest level up, each vertex v of level d gathers
+//     delta[v] = sigma[v] * sum over successors w (out-neighbours at level d+1) of
+//     (1 + delta[w]) / sigma[w], a pull that writes only v, over the stored levels
+//     (data-driven) or a sweep selecting depth d (topology-driven).
+//
+// Time O(V + E) per source; memory five arrays of V. Path counts are float64, so they do not
+// overflow; they round on graphs with astronomically many shortest paths, as in every BC code.
+
+func init() { register(engine.BC, runBC) }
+
+// bcDetailedSources is how many sources get one trace record per level; later sources get one
+// record per phase (a run from every vertex of a big graph would otherwise drown the trace).
+const bcDetailedSources = 16
+
+type bcRun struct {
+	r      *Run
+	g, gt  *graph.CSR // out-arcs; in-arcs for pull
+	n      int
+	dir    engine.Direction // resolved: Push, Pull, or DirAuto (direction-optimizing)
+	data   bool             // driven=data
+	alpha  float64
+	beta   float64
+	depth  []int32
+	sigma  []float64
+	coef   []float64 // (1 + delta[w]) / sigma[w] once w's dependency is final
+	cent   []float64
+	queue  []uint32 // data-driven: the vertices in visiting order; level d is queue[bounds[d]:bounds[d+1]]
+	bounds []int
+	next   *segQueue // the level being discovered, per worker
+	unv    []uint32  // data-driven pull: vertices not yet visited
+	rest   *segQueue // ... and the ones that stay unvisited
+	cnt    []counters
+	iter   int
+}
+
+func runBC(ctx context.Context, r *Run) error {
+	g := r.G
+	s := &r.Res.Schedule
+	srcs, err := engine.BCSources(r.Req.Params, g)
+	if err != nil {
+		return err
+	}
+	if r.Req.Params.Sources == 0 {
+		r.Res.Params.Src = int64(srcs[0])
+	}
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Data
+	}
+	if s.Driven == engine.Hybrid {
+		return fmt.Errorf("cpu: bc: driven=hybrid: %w (bc runs data- or topology-driven; direction=auto switches push and pull)", engine.ErrUnsupported)
+	}
+	if s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue {
+		return fmt.Errorf("cpu: bc: frontier=%s: %w (the stored levels are queues)", s.Frontier, engine.ErrUnsupported)
+	}
+	if s.Frontier == engine.FrontierAuto && s.Driven == engine.Data {
+		s.Frontier = engine.Queue
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	n := g.NumVertices()
+	b := &bcRun{r: r, g: g, gt: g.Transpose(), n: n, dir: s.Direction, data: s.Driven == engine.Data,
+		alpha: s.Alpha, beta: s.Beta,
+		depth: make([]int32, n), sigma: make([]float64, n), coef: make([]float64, n), cent: make([]float64, n),
+		next: newSegQueue(r.Workers, 0), rest: newSegQueue(r.Workers, 0), cnt: make([]counters, r.Workers)}
+	if b.alpha == 0 {
+		b.alpha = engine.DefaultAlpha
+	}
+	if b.beta == 0 {
+		b.beta = engine.DefaultBeta
+	}
+	if b.data {
+		b.queue = make([]uint32, 0, n)
+	}
+	r.forRange(n, 4096, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			b.depth[v] = -1
+		}
+	})
+	for si, src := range srcs {
+		if err := r.ctxErr(ctx); err != nil {
+			return err
+		}
+		note := ""
+		if si == 0 {
+			note = engine.BCSourcesNote(r.Req.Params, srcs) + "; "
+		}
+		reached, err := b.source(ctx, src, si < bcDetailedSources, note)
+		if err != nil {
+			return err
+		}
+		if si == 0 {
+			r.Res.Summary.Reached = reached
+		}
+	}
+	if !g.Directed {
+		r.forRange(n, 4096, 1, func(_, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				b.cent[v] /= 2
+			}
+		})
+	}
+	r.Res.Centrality = b.cent
+	return nil
+}
+
+// source runs both phases from src, adds the dependencies into cent, and leaves depth all -1
+// and sigma all 0 for the next source. It returns the number of vertices reached.
+func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note string) (int64, error) {
+	r := b.r
+	b.depth[src], b.sigma[src] = 0, 1
+	if b.data {
+		b.queue = append(b.queue[:0], src)
+		b.bounds = append(b.bounds[:0], 0, 1)
+	}
+	if b.data && b.dir == engine.Pull {
+		b.unv = b.unv[:0]
+		for v := 0; v < b.n; v++ {
+			if uint32(v) != src {
+				b.unv = append(b.unv, uint32(v))
+			}
+		}
+	}
+	// Forward.
+	r.emit(engine.Record{Kind: engine.PhaseRecord, Iter: b.iter, Phase: "forward",
+		Note: note + fmt.Sprintf("BFS from %d counting shortest paths", src)})
+	start := time.Now()
+	var phaseEdges int64
+	reached := int64(1)
+	frontier, frontierEdges := int64(1), b.g.Degree(src)
+	edgesToCheck := b.g.NumArcs()
+	dir := b.dir
+	if dir == engine.DirAuto {
+		dir = engine.Push
+	}
+	awakePrev := int64(0)
+	maxDepth := int32(0)
+	for d := int32(0); frontier > 0; d++ {
+		if err := r.ctxErr(ctx); err != nil {
+			return 0, err
+		}
+		if b.dir == engine.DirAuto {
+			switch {
+			case dir == engine.Push && float64(frontierEdges) > float64(edgesToCheck)/b.alpha:
+				dir = engine.Pull
+				if detailed {
+					r.emit(engine.Record{Kind: engine.SwitchRecord, Iter: b.iter, Phase: "forward", Switch: &engine.Switch{
+						What: "direction", From: "push", To: "pull",
+						Reason: fmt.Sprintf("frontier edges %d > unexplored edges %d / alpha %g", frontierEdges, edgesToCheck, b.alpha),
+						Lhs:    engine.Quantity{Name: "frontier edges", Value: float64(frontierEdges)}, Op: ">",
+						Rhs:    engine.Quantity{Name: "unexplored edges / alpha", Value: float64(edgesToCheck) / b.alpha}}})
+				}
+			case dir == engine.Pull && frontier < awakePrev && float64(frontier) < float64(b.n)/b.beta:
+				dir = engine.Push
+				if detailed {
+					r.emit(engine.Record{Kind: engine.SwitchRecord, Iter: b.iter, Phase: "forward", Switch: &engine.Switch{
+						What: "direction", From: "pull", To: "push",
+						Reason: fmt.Sprintf("frontier %d < V %d / beta %g and shrinking", frontier, b.n, b.beta),
+						Lhs:    engine.Quantity{Name: "frontier vertices", Value: float64(frontier)}, Op: "<",
+						Rhs:    engine.Quantity{Name: "V / beta", Value: float64(b.n) / b.beta}}})
+				}
+			}
+		}
+		t := time.Now()
+		var found, outEdges, scanned int64
+		mode := engine.Data
+		if dir == engine.Push {
+			found, outEdges, scanned = b.push(d)
+		} else {
+			found, outEdges, scanned = b.pull(d)
+		}
+		if !b.data || (dir == engine.Pull && b.dir == engine.DirAuto) {
+			mode = engine.Topology
+		}
+		if b.data {
+			b.bounds = append(b.bounds, len(b.queue))
+		}
+		if detailed {
+			r.emit(engine.Record{Iter: b.iter, Phase: "forward", Direction: dir, Mode: mode,
+				InVertices: frontier, InEdges: frontierEdges, OutVertices: found, EdgesScanned: scanned, Time: time.Since(t)})
+			b.iter++
+		}
+		phaseEdges += scanned
+		edgesToCheck -= frontierEdges
+		awakePrev = frontier
+		frontier, frontierEdges = found, outEdges
+		reached += found
+		if found > 0 {
+			maxDepth = d + 1
+		}
+	}
+	if !detailed {
+		r.emit(engine.Record{Iter: b.iter, Phase: "forward", Direction: b.dir, Mode: modeOf(b.data),
+			InVertices: reached, EdgesScanned: phaseEdges, Time: time.Since(start), Note: "whole phase"})
+		b.iter++
+	}
+	// Backward.
+	r.emit(engine.Record{Kind: engine.PhaseRecord, Iter: b.iter, Phase: "backward",
+		Note: fmt.Sprintf("dependencies over %d stored levels, deepest first", maxDepth+1)})
+	start, phaseEdges = time.Now(), 0
+	for d := maxDepth; d >= 0; d-- {
+		if err := r.ctxErr(ctx); err != nil {
+			return 0, err
+		}
+		t := time.Now()
+		verts, scanned := b.backward(d, src)
+		phaseEdges += scanned
+		if detailed {
+			r.emit(engine.Record{Iter: b.iter, Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data),
+				InVertices: verts, EdgesScanned: scanned, Time: time.Since(t)})
+			b.iter++
+		}
+	}
+	if !detailed {
+		r.emit(engine.Record{Iter: b.iter, Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data),
+			InVertices: reached, EdgesScanned: phaseEdges, Time: time.Since(start), Note: "whole phase"})
+		b.iter++
+	}
+	b.reset()
+	return reached, nil
+}
+
+func modeOf(data bool) engine.Driven {
+	if data {
+		return engine.Data
+	}
+	return engine.Topology
+}
+
+// level returns the stored level d (data-driven).
+func (b *bcRun) level(d int32) []uint32 { return b.queue[b.bounds[d]:b.bounds[d+1]] }
+
+// push is one top-down step from level d: it returns the vertices found at level d+1, their
+// out-edges, and the edges scanned.
+func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
+	r, g := b.r, b.g
+	clear(b.cnt)
+	b.next.reset()
+	visit := func(w int, u uint32) {
+		su := b.sigma[u]
+		c := &b.cnt[w]
+		nb := g.Neighbors[g.Offsets[u]:g.Offsets[u+1]]
+		c.c += int64(len(nb))
+		for _, v := range nb {
+			dv := atomic.LoadInt32(&b.depth[v])
+			if dv < 0 {
+				if atomic.CompareAndSwapInt32(&b.depth[v], -1, d+1) {
+					c.a++
+					c.b += g.Offsets[v+1] - g.Offsets[v]
+					if b.data {
+						b.next.seg[w] = append(b.next.seg[w], v)
+					}
+				}
+				dv = d + 1
+			}
+			if dv == d+1 {
+				atomicAddFloat64(&b.sigma[v], su)
+			}
+		}
+	}
+	if b.data {
+		f := b.level(d)
+		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
+			for _, u := range f[lo:hi] {
+				visit(w, u)
+			}
+		})
+		b.appendNext()
+	} else {
+		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
+			for u := lo; u < hi; u++ {
+				if atomic.LoadInt32(&b.depth[u]) == d {
+					visit(w, uint32(u))
+				}
+			}
+		})
+	}
+	s := sumCounters(b.cnt)
+	return s.a, s.b, s.c
+}
+
+// pull is one bottom-up step into level d+1: every unvisited vertex sums sigma over its
+// in-neighbours at level d. Data-driven explicit pull walks the worklist of unvisited
+// vertices; topology-driven (and direction-optimizing) pull sweeps every vertex.
+func (b *bcRun) pull(d int32) (found, outEdges, scanned int64) {
+	r, g, gt := b.r, b.g, b.gt
+	clear(b.cnt)
+	b.next.reset()
+	b.rest.reset()
+	collect := b.data
+	worklist := b.data && b.dir == engine.Pull
+	visit := func(w int, v uint32) bool {
+		nb := gt.Neighbors[gt.Offsets[v]:gt.Offsets[v+1]]
+		c := &b.cnt[w]
+		c.c += int64(len(nb))
+		s := 0.0
+		for _, u := range nb {
+			if atomic.LoadInt32(&b.depth[u]) == d {
+				s += b.sigma[u]
+			}
+		}
+		if s == 0 {
+			return false
+		}
+		b.sigma[v] = s
+		atomic.StoreInt32(&b.depth[v], d+1)
+		c.a++
+		c.b += g.Offsets[v+1] - g.Offsets[v]
+		if collect {
+			b.next.seg[w] = append(b.next.seg[w], v)
+		}
+		return true
+	}
+	if worklist {
+		unv := b.unv
+		r.forRange(len(unv), 256, 1, func(w, lo, hi int) {
+			for _, v := range unv[lo:hi] {
+				if !visit(w, v) {
+					b.rest.seg[w] = append(b.rest.seg[w], v)
+				}
+			}
+		})
+		b.rest.seal()
+		b.unv = b.unv[:0]
+		for _, s := range b.rest.seg {
+			b.unv = append(b.unv, s...)
+		}
+	} else {
+		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				if atomic.LoadInt32(&b.depth[v]) < 0 {
+					visit(w, uint32(v))
+				}
+			}
+		})
+	}
+	if collect {
+		b.appendNext()
+	}
+	s := sumCounters(b.cnt)
+	return s.a, s.b, s.c
+}
+
+// appendNext appends the workers' discoveries to the stored levels.
+func (b *bcRun) appendNext() {
+	b.next.seal()
+	for _, s := range b.next.seg {
+		b.queue = append(b.queue, s...)
+	}
+}
+
+// backward computes the dependencies of level d from those of level d+1 and adds them to the
+// centralities. It returns the vertices of the level and the edges scanned.
+func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
+	r, g := b.r, b.g
+	clear(b.cnt)
+	visit := func(w int, v uint32) {
+		nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
+		s := 0.0
+		for _, x := range nb {
+			if b.depth[x] == d+1 {
+				s += b.coef[x]
+			}
+		}
+		sv := b.sigma[v]
+		delta := sv * s
+		b.coef[v] = (1 + delta) / sv
+		if v != src {
+			b.cent[v] += delta
+		}
+		b.cnt[w].a++
+		b.cnt[w].c += int64(len(nb))
+	}
+	if b.data {
+		f := b.level(d)
+		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
+			for _, v := range f[lo:hi] {
+				visit(w, v)
+			}
+		})
+	} else {
+		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				if b.depth[v] == d {
+					visit(w, uint32(v))
+				}
+			}
+		})
+	}
+	s := sumCounters(b.cnt)
+	return s.a, s.c
+}
+
+// reset clears depth and sigma for the next source: only the visited vertices when the levels
+// were stored, else everything.
+func (b *bcRun) reset() {
+	if b.data {
+		q := b.queue
+		b.r.forRange(len(q), 4096, 1, func(_, lo, hi int) {
+			for _, v := range q[lo:hi] {
+				b.depth[v], b.sigma[v] = -1, 0
+			}
+		})
+		return
+	}
+	b.r.forRange(b.n, 4096, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			b.depth[v], b.sigma[v] = -1, 0
+		}
+	})
+}
+
+// atomicAddFloat64 adds x to *p with a compare-and-swap loop.
+func atomicAddFloat64(p *float64, x float64) {
+	u := (*uint64)(unsafe.Pointer(p))
+	for {
+		old := atomic.LoadUint64(u)
+		if atomic.CompareAndSwapUint64(u, old, math.Float64bits(math.Float64frombits(old)+x)) {
+			return
+		}
+	}
+}
