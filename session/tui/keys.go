@@ -11,7 +11,8 @@ var keyHelp = [][2]string{
 	{"Enter", "run the command line (the same commands as the REPL and .gw scripts)"},
 	{"Tab", "complete the word under the cursor"},
 	{"↑ / ↓", "previous / next command in the history"},
-	{"PgUp / PgDn", "scroll the output (mouse wheel too)"},
+	{"PgUp / PgDn", "scroll the output"},
+	{"Ctrl+T", "live panel: frontier chart / time per iteration and per kernel"},
 	{"Ctrl+S or F2", "open / close the schedule panel"},
 	{"  ↑ ↓", "  pick a knob"},
 	{"  ← →", "  change its value (dimmed values are invalid here; the reason is shown)"},
@@ -55,6 +56,9 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.state = stateSchedule
 		}
 		m.layout()
+		return nil
+	case "ctrl+t":
+		m.timeChart = !m.timeChart
 		return nil
 	case "ctrl+l":
 		m.transcript = nil

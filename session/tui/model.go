@@ -75,10 +75,11 @@ type model struct {
 	cancel      context.CancelFunc
 	cancelled   bool
 
-	live    liveRun
-	sched   schedPanel
-	graphs  []session.GraphEntry
-	results []session.ResultEntry
+	live      liveRun
+	timeChart bool // the live panel shows time per iteration instead of the frontier
+	sched     schedPanel
+	graphs    []session.GraphEntry
+	results   []session.ResultEntry
 
 	status string // one line: hints and errors
 }

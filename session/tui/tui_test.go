@@ -218,3 +218,29 @@ func TestHistoryAndCompletion(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 	screen(t, tm, "the completion", inputIs("› trace"))
 }
+
+func TestResize(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "run bfs")
+	screen(t, tm, "the run", has("bfs1: 7 iterations"))
+	for _, size := range [][2]int{{70, 20}, {140, 45}, {40, 12}} {
+		tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		s := screen(t, tm, "the new size", func(s string) bool { return strings.Count(s, "\n") == size[1]-1 })
+		for i, l := range strings.Split(s, "\n") {
+			if w := ansi.StringWidth(l); w != size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, ansi.Strip(l))
+			}
+		}
+		if size[0] < 72 && strings.Contains(s, "Results") {
+			t.Errorf("%dx%d: the side panel should give way on a narrow screen", size[0], size[1])
+		}
+	}
+}
+
+func TestTimeChartToggle(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "run bfs")
+	screen(t, tm, "the run", has("frontier (vertices)"))
+	tm.Send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	screen(t, tm, "the time chart", has("time per iteration · 7 iterations"))
+}

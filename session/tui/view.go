@@ -198,7 +198,12 @@ func (m *model) liveView(w, h int) string {
 			head += fmt.Sprintf(" · reached %.0f%%", f*100)
 		}
 	}
-	chart := viz.FrontierChart(l.trace, viz.ChartOptions{Width: w, Height: h - 1, Log: true, Color: true})
+	o := viz.ChartOptions{Width: w, Height: h - 1, Log: true, Color: true}
+	chart := viz.FrontierChart(l.trace, o)
+	if m.timeChart {
+		o.Log = false
+		chart = viz.TimeChart(l.trace, o)
+	}
 	return head + "\n" + strings.TrimRight(chart, "\n")
 }
 
