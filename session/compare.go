@@ -145,7 +145,7 @@ func (s *Session) parseMulti(cmd string, args []string) (engine.Algorithm, []kv,
 func checkValue(key, v string) error {
 	switch {
 	case key == "engine":
-		return checkEngine(strings.ToLower(v))
+		return knownEngine(strings.ToLower(v)) // an unavailable one becomes a row that says so
 	case key == "graph" || key == "repeat":
 		return nil
 	case isParam(key):
@@ -257,7 +257,12 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 		return err
 	}
 	if err := s.apply(&sp, row.settings); err != nil {
-		row.status = "invalid: " + trimPkg(err).Error()
+		var u *unavailable
+		if errors.As(err, &u) {
+			row.status = "unavailable: " + trimPkg(err).Error()
+		} else {
+			row.status = "invalid: " + trimPkg(err).Error()
+		}
 		return nil
 	}
 	row.g = sp.g

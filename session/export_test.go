@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
 )
 
 // resultKeys are the keys of a result's JSON that other tools rely on.
@@ -136,6 +138,10 @@ func TestCompareAndSweep(t *testing.T) {
 	// An invalid combination is a row with its reason, not an abort.
 	o = do(t, s, out, "compare pr update=rmw,rw")
 	mustContain(t, "compare invalid", o, "update=rw: invalid: update=rw needs a monotonic algorithm")
+	if _, err := engine.Open("gpu"); err != nil {
+		o = do(t, s, out, "compare bfs engine=cpu,gpu")
+		mustContain(t, "compare unavailable", o, "engine=gpu: unavailable: ", err.Error())
+	}
 	o = do(t, s, out, "sweep bfs alpha=5:25:10 repeat=2 as sw")
 	mustContain(t, "sweep", o, "sw: sweep bfs on k", "alpha", "time against alpha", "best")
 	if n := strings.Count(o, " ok"); n != 3 {

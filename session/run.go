@@ -189,6 +189,9 @@ func cmdRun(ec *execCtx) error {
 		}
 	}
 	it := &resultItem{name: name, r: r, times: times, cmd: ec.line, g: sp.g}
+	if _, err := s.result(name); err == nil && as != "" && s.text() {
+		s.printf("  %s\n", s.paint(ansiDim, "(replaces the earlier result "+name+")"))
+	}
 	s.addResult(it)
 	*ec.result = r
 	s.emit(RunFinished{Name: name, Result: r})
@@ -401,8 +404,15 @@ func (s *Session) recordLine(rec engine.Record) string {
 		dir = fmt.Sprintf("%-4s", dir)
 	}
 	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCount(rec.InVertices), fmtCount(rec.InEdges), fmtCount(rec.OutVertices), fmtMS(rec.Time))
-	if rec.Note != "" {
-		line += "  " + s.paint(ansiDim, rec.Note)
+	note := rec.Note
+	if len(rec.Kernels) > 0 {
+		if note != "" {
+			note += "; "
+		}
+		note += kernelsText(rec.Kernels)
+	}
+	if note != "" {
+		line += "  " + s.paint(ansiDim, note)
 	}
 	return line
 }

@@ -142,14 +142,14 @@ func TestErrorsChangeNothing(t *testing.T) {
 		{"run pr update=rw", "update=rw needs a monotonic algorithm"},
 		{"run bfs src=99", "src=99 is not a vertex"},
 		{"run bfs engine=gpx", `did you mean "gpu"?`},
-		{"run bfs engine=gpu", "without CUDA"},
+		{"run bfs engine=gpu", gpuErr()},
 		{"run bfs repeat=0", "repeat=0"},
 		{"run bfs as last", "reserved"},
 		{"run bfs as p", "names a graph"},
 		{"run bfs stray", `"stray": want key=value`},
-		{"set", "want KNOB=VALUE"},
+		{"set as x", "want KNOB=VALUE"},
 		{"set direction=pull bogus=1", `unknown knob or parameter "bogus"`},
-		{"set engine=gpu", "without CUDA"},
+		{"set engine=gpu", gpuErr()},
 		{"use nothere", `no graph "nothere"`},
 		{"info a b", "at most one"},
 		{"drop nothere", `no graph or result "nothere"`},
@@ -174,6 +174,9 @@ func TestErrorsChangeNothing(t *testing.T) {
 		{`run bfs "src=0`, "unterminated"},
 	}
 	for _, c := range cases {
+		if c.want == "" {
+			continue // engine=gpu works in this build
+		}
 		out.Reset()
 		err := s.Exec(context.Background(), c.line)
 		if err == nil {
@@ -302,4 +305,12 @@ func TestLoad(t *testing.T) {
 	if len(s.Graphs()) != 3 {
 		t.Errorf("a failed load changed the graphs: %d", len(s.Graphs()))
 	}
+}
+
+// gpuErr is what engine=gpu answers in this build ("" where it works, which every error contains).
+func gpuErr() string {
+	if _, err := engine.Open("gpu"); err != nil {
+		return err.Error()
+	}
+	return ""
 }

@@ -18,6 +18,9 @@ func cmdSet(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("set: %v", err)
 	}
+	if len(ec.args) == 0 {
+		return showSettings(ec.s)
+	}
 	if as != "" || len(bare) > 0 || len(pairs) == 0 {
 		w := "nothing"
 		if len(bare) > 0 {
@@ -105,12 +108,28 @@ func unknownKey(k string) error {
 
 // checkEngine opens the engine, so that `engine=gpu` in a binary without CUDA says so at once.
 func checkEngine(name string) error {
+	if err := knownEngine(name); err != nil {
+		return err
+	}
+	if _, err := engine.Open(name); err != nil {
+		return &unavailable{err}
+	}
+	return nil
+}
+
+// knownEngine refuses an engine name that is not registered.
+func knownEngine(name string) error {
 	if !slices.Contains(engine.Engines(), name) {
 		return fmt.Errorf("unknown engine %q%s (have %s)", name, engine.DidYouMean(name, engine.Engines()), strings.Join(engine.Engines(), ", "))
 	}
-	_, err := engine.Open(name)
-	return err
+	return nil
 }
+
+// unavailable is an engine that is registered but cannot run here (a GPU engine without CUDA).
+type unavailable struct{ err error }
+
+func (u *unavailable) Error() string { return u.err.Error() }
+func (u *unavailable) Unwrap() error { return u.err }
 
 func cmdShow(ec *execCtx) error {
 	what := "settings"

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -222,5 +223,43 @@ func TestREPLQuitAndDoubleCtrlC(t *testing.T) {
 	tm.send("quit\r")
 	if err := tm.wait(5 * time.Second); err != nil {
 		t.Errorf("exit after quit: %v", err)
+	}
+}
+
+// TestScriptInterrupt: Ctrl-C (SIGINT) stops a script's running command and the program
+// exits with status 130 at once.
+func TestScriptInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := binary(t)
+	script := filepath.Join(t.TempDir(), "long.gw")
+	os.WriteFile(script, []byte("run pr tolerance=0 max_iter=100000000\nrun bfs as never\n"), 0o644)
+	cmd := exec.Command(bin, script)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("exit: %v, want status 130\n%s", err, out.String())
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("stopping took %v", d)
+		}
+		if !strings.Contains(out.String(), script+":1: pr on demo cancelled") || strings.Contains(out.String(), "never") {
+			t.Errorf("output:\n%s", out.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the script did not stop on SIGINT:\n%s", out.String())
 	}
 }
