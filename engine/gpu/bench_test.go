@@ -55,8 +55,8 @@ var gapbs = map[string][4]float64{
 }
 
 var benchScheds = map[engine.Algorithm][]string{
-	engine.BFS:  {"", "direction=push", "lb=edge", "lb=thread", "lb=warp", "frontier=bitmap", "push_agg=block", "direction=push lb=edge"},
-	engine.SSSP: {"", "lb=edge", "lb=thread", "lb=warp", "delta=16", "delta=64", "delta=256", "delta=1024", "delta=4096", "delta=16384"},
+	engine.BFS:  {"", "direction=push", "fuse=on", "fuse=on lb=warp", "fuse=on lb=twc", "fuse=off", "lb=thread", "lb=warp", "push_agg=block", "lb=edge"},
+	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=1000", "fuse=on delta=10000", "fuse=on delta=100000", "fuse=on lb=warp"},
 	engine.CC:   {"", "lb=coo", "lb=edge", "lb=thread", "lb=warp", "method=labelprop", "method=labelprop direction=pull"},
 	engine.PR:   {"", "lb=thread", "lb=warp", "lb=twc", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data"},
 }
@@ -171,6 +171,9 @@ func TestBench(t *testing.T) {
 						}
 					}
 				}
+				if si == 0 && os.Getenv("GW_BENCH_TRACE") != "" {
+					logTrace(logf, res)
+				}
 				d := median(ds)
 				iters := res.Summary.Iterations
 				edges := float64(g.NumArcs())
@@ -209,5 +212,32 @@ func TestBench(t *testing.T) {
 	}
 	if p := os.Getenv("GW_BENCH_OUT"); p != "" {
 		os.WriteFile(p, []byte(out.String()), 0o644)
+	}
+}
+
+// logTrace prints a run's iterations with their kernels (for finding where the time goes).
+func logTrace(logf func(string, ...any), res *engine.Result) {
+	shown := 0
+	for _, rec := range res.Trace.Records {
+		if rec.Kind != engine.IterationRecord {
+			if rec.Switch != nil {
+				logf("    switch %s %s->%s: %s\n", rec.Switch.What, rec.Switch.From, rec.Switch.To, rec.Switch.Reason)
+			}
+			continue
+		}
+		if shown++; shown > 12 {
+			continue
+		}
+		var ks []string
+		var kt time.Duration
+		for _, k := range rec.Kernels {
+			ks = append(ks, fmt.Sprintf("%s[%d]=%.0fus", k.Name, k.Grid, float64(k.Time)/1e3))
+			kt += k.Time
+		}
+		logf("    it %d %s/%s in %d (%d edges) out %d scanned %d | %.0fus (kernels %.0fus) %s %s\n", rec.Iter, rec.Direction, rec.Mode,
+			rec.InVertices, rec.InEdges, rec.OutVertices, rec.EdgesScanned, float64(rec.Time)/1e3, float64(kt)/1e3, strings.Join(ks, " "), rec.Note)
+	}
+	if shown > 12 {
+		logf("    ... %d iterations\n", shown)
 	}
 }

@@ -63,6 +63,14 @@ func bfs(r *run) error {
 	if err := r.setSource(cur, src); err != nil {
 		return err
 	}
+	if s.Fuse == engine.FuseOn {
+		st := &fusedState{prefix: "bfs_fused", cur: cur, next: next, val: val, valIn: valIn}
+		if err := r.fusedLoop(st); err != nil {
+			return err
+		}
+		r.collect = func() error { return r.collectDepth(val) }
+		return nil
+	}
 	topoOut := &frontier{kind: kBoolmap, name: "topo", edges: -1}
 	dir := engine.Push
 	if s.Direction == engine.Pull {
@@ -139,19 +147,21 @@ func bfs(r *run) error {
 			break
 		}
 	}
-	r.collect = func() error {
-		depth := make([]int32, r.n)
-		if err := download(depth, val); err != nil {
-			return err
+	r.collect = func() error { return r.collectDepth(val) }
+	return nil
+}
+
+func (r *run) collectDepth(val buffer) error {
+	depth := make([]int32, r.n)
+	if err := download(depth, val); err != nil {
+		return err
+	}
+	r.res.Depth = depth
+	for _, d := range depth {
+		if d >= 0 {
+			r.res.Summary.Reached++
+			r.res.Summary.MaxDepth = max(r.res.Summary.MaxDepth, d)
 		}
-		r.res.Depth = depth
-		for _, d := range depth {
-			if d >= 0 {
-				r.res.Summary.Reached++
-				r.res.Summary.MaxDepth = max(r.res.Summary.MaxDepth, d)
-			}
-		}
-		return nil
 	}
 	return nil
 }

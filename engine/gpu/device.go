@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -149,7 +150,14 @@ func (d *device) start() error {
 // do runs f on the device goroutine and waits for it.
 func (d *device) do(f func() error) error {
 	done := make(chan error, 1)
-	d.work <- func() { done <- f() }
+	d.work <- func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("gpu: internal error: %v\n%s", p, debug.Stack())
+			}
+		}()
+		done <- f()
+	}
 	return <-done
 }
 

@@ -406,23 +406,31 @@ func (r *run) finishStep(out, far *frontier) error {
 // grow doubles the overflowed queues (keeping their entries) and folds the spill boolmap
 // into out.
 func (r *run) grow(out, far *frontier) error {
-	pushes := r.hctl[cPushes]
+	// Every queue grows to hold all the pushes attempted into it; the near worklist also takes
+	// the far pile's spilled pushes.
+	var farSpilled int64
+	if far != nil {
+		if att, c := r.hlen(far.slot), r.qcap(far.name); att > c {
+			farSpilled = att - c
+		}
+	}
 	for _, f := range []*frontier{out, far} {
 		if f == nil || f.kind != kQueue {
 			continue
 		}
 		c := r.qcap(f.name)
-		used := r.hlen(f.slot)
-		if used > c {
-			used = c
-		}
+		att := r.hlen(f.slot)
+		used := min(att, c)
 		if err := r.setLen(f.slot, uint32(used)); err != nil {
 			return err
 		}
-		nc := 2 * c
-		if p := int64(pushes) + used; nc < p {
-			nc = p
+		need := att
+		if f == out {
+			need += farSpilled
+		} else if out == nil || out.kind != kQueue {
+			need += farSpilled // the far pile takes back its own spill
 		}
+		nc := max(2*c, need+need/8)
 		if _, err := r.buf(f.name, nc*4, true); err != nil {
 			return err
 		}
@@ -449,13 +457,11 @@ func (r *run) grow(out, far *frontier) error {
 	if err := r.launch("util_compact", blocks(int64(r.n), block), &a); err != nil {
 		return err
 	}
-	ov := r.hctl
+	ov := append([]uint64(nil), r.hctl[:16]...)
 	if err := r.readCounters(); err != nil {
 		return err
 	}
 	// keep this step's counters; only the lengths changed
-	for i := 0; i < 16; i++ {
-		r.hctl[i] = ov[i]
-	}
+	copy(r.hctl, ov)
 	return nil
 }

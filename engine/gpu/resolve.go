@@ -26,8 +26,6 @@ func (r *run) resolve() error {
 	alg := r.req.Algorithm
 	p := r.g.Properties()
 	switch {
-	case s.Fuse == engine.FuseOn:
-		return unsupported("fuse=on (one cooperative launch for the whole loop) is not implemented yet")
 	case s.LB == engine.LBETWC || s.LB == engine.LBNP:
 		return unsupported("lb=%s is not implemented yet (thread, warp, cta, twc, edge and coo are)", s.LB)
 	case s.LB == engine.LBVertex:
@@ -35,7 +33,9 @@ func (r *run) resolve() error {
 	case s.Blocking != 0:
 		return unsupported("blocking (EdgeBlocking) is not implemented yet")
 	}
-	s.Fuse = engine.FuseOff
+	if err := resolveFuse(&s, alg, p.Diameter); err != nil {
+		return err
+	}
 	skew := float64(p.MaxDegree) / max(p.AvgDegree, 1)
 	if s.LB == engine.LBAuto {
 		switch {
@@ -183,4 +183,32 @@ func autoDelta(r *run) int {
 	f = min(max(f, 1), 16)
 	d := int(mean * f)
 	return max(d, 1)
+}
+
+// resolveFuse decides fuse=auto and checks fuse=on: the fused loops (kernels/common.cuh
+// fused_loop) run data-driven push BFS and SSSP over a queue with lb=thread|warp|cta|twc. Auto
+// fuses on high-diameter graphs (estimated diameter >= 100), where thousands of short steps
+// make launch and read-back overhead dominate (IrGL Table 1; UGF: "kernel fusion essential on
+// road graphs").
+func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int) error {
+	fusable := (alg == engine.BFS || alg == engine.SSSP) &&
+		(s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
+		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
+		(s.Frontier == engine.FrontierAuto || s.Frontier == engine.Queue) &&
+		(s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC)
+	switch s.Fuse {
+	case engine.FuseOn:
+		if !fusable {
+			return unsupported("fuse=on runs data-driven push BFS and SSSP over a queue with lb=thread|warp|cta|twc (not %s)", s.Relevant(alg, "gpu"))
+		}
+	case engine.FuseAuto:
+		s.Fuse = engine.FuseOff
+		if fusable && diameter >= 100 && s.Alpha == 0 && s.Beta == 0 {
+			s.Fuse = engine.FuseOn
+		}
+	}
+	if s.Fuse == engine.FuseOn {
+		s.Direction, s.Driven, s.Frontier = engine.Push, engine.Data, engine.Queue
+	}
+	return nil
 }

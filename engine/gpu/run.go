@@ -16,12 +16,13 @@ import (
 
 // Mirrors of common.cuh's enums.
 const (
-	kQueue, kBitmap, kBoolmap, kAll = 0, 1, 2, 3
-	dNone, dAtomic, dCull           = 0, 1, 2
-	aggAtomic, aggWarp, aggBlock    = 0, 1, 2
-	uRMW, uRW                       = 0, 1
+	kQueue, kBitmap, kBoolmap, kAll   = 0, 1, 2, 3
+	dNone, dAtomic, dCull, dCullStamp = 0, 1, 2, 3
+	aggAtomic, aggWarp, aggBlock      = 0, 1, 2
+	uRMW, uRW                         = 0, 1
 
 	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+	cTime, cBound, cFarSel, cStop, nCounters                                                  = 10, 11, 12, 13, 16
 
 	block    = 256
 	maxGrid  = 1 << 22
@@ -60,10 +61,14 @@ type kargs struct {
 	tag, iter, bound   int64
 	damping, base, eps float64
 	ctr, err           uint64
+	iters              int64
+	lens, trace        uint64
+	far2, farLen2      uint64
+	delta              int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 360
+const kargsSize = 408
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
@@ -129,7 +134,7 @@ type run struct {
 	s       engine.Schedule // resolved
 	bufs    map[string]*buffer
 	ctl     buffer
-	hctl    [ctlWords]uint64
+	hctl    []uint64 // its own allocation: cgo may not see a pointer into run
 	pending []pendingKernel
 	nev     int
 	elapsed time.Duration
@@ -150,6 +155,7 @@ func (r *run) release() {
 func (r *run) setup() error {
 	r.n, r.m = r.g.NumVertices(), r.g.NumArcs()
 	r.bufs = map[string]*buffer{}
+	r.hctl = make([]uint64, ctlWords)
 	if err := r.resolve(); err != nil {
 		return err
 	}

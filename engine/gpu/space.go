@@ -23,6 +23,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 			axis("lb", "thread", "twc", "edge", "coo")},
 		{axis("direction", "push", "auto"), axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
 		{axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
+		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 	},
 	engine.SSSP: {
 		{},
@@ -31,6 +33,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("delta", "1", "7", "100000"), axis("frontier", "queue", "bitmap")},
 		{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
 		{axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
+		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
+		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 	},
 	engine.CC: {
 		{},

@@ -76,6 +76,39 @@ func sssp(r *run) error {
 	if err := r.setSource(cur, src); err != nil {
 		return err
 	}
+	if s.Fuse == engine.FuseOn {
+		st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: int64(s.Delta), delta: int64(s.Delta), val: val, valIn: valIn}
+		for {
+			if err := r.fusedLoop(st); err != nil {
+				return err
+			}
+			if s.Update != engine.RW {
+				break
+			}
+			// update=rw: confirm with one sweep; anything still relaxable goes round again
+			if err := r.begin(); err != nil {
+				return err
+			}
+			sp := &stepSpec{prefix: "sssp_push", csr: csr, topo: true, out: st.cur,
+				a: kargs{val: val.addr(), valIn: valIn.addr(), update: uRW, bound: math.MaxInt64}}
+			if err := r.step(sp); err != nil {
+				return err
+			}
+			if err := r.finishStep(st.cur, nil); err != nil {
+				return err
+			}
+			if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m,
+				OutVertices: st.cur.count, EdgesScanned: int64(r.hctl[cEdges]), Note: "update=rw confirmation sweep"}); err != nil {
+				return err
+			}
+			if st.cur.count == 0 {
+				break
+			}
+			st.bound = math.MaxInt32 // relax what the sweep found in full
+		}
+		r.collect = func() error { return r.collectDist(val) }
+		return nil
+	}
 	topoOut := &frontier{kind: kBoolmap, name: "topo", edges: -1}
 	mode := engine.Data
 	if s.Driven == engine.Topology {
@@ -166,7 +199,8 @@ func sssp(r *run) error {
 			}
 			farA, farB = farB, farA
 			if cur.count == 0 && farA.count > 0 {
-				bound = (minFar/delta + 1) * delta
+				// skip the empty buckets: the next split's bound is the first above minFar
+				bound = (minFar / delta) * delta
 			}
 		}
 		if cur.count > 0 {
@@ -178,19 +212,21 @@ func sssp(r *run) error {
 		}
 		break
 	}
-	r.collect = func() error {
-		dist := make([]int32, r.n)
-		if err := download(dist, val); err != nil {
-			return err
+	r.collect = func() error { return r.collectDist(val) }
+	return nil
+}
+
+func (r *run) collectDist(val buffer) error {
+	dist := make([]int32, r.n)
+	if err := download(dist, val); err != nil {
+		return err
+	}
+	r.res.Dist = dist
+	for _, d := range dist {
+		if d != engine.InfDist {
+			r.res.Summary.Reached++
+			r.res.Summary.MaxDist = max(r.res.Summary.MaxDist, d)
 		}
-		r.res.Dist = dist
-		for _, d := range dist {
-			if d != engine.InfDist {
-				r.res.Summary.Reached++
-				r.res.Summary.MaxDist = max(r.res.Summary.MaxDist, d)
-			}
-		}
-		return nil
 	}
 	return nil
 }
@@ -202,6 +238,12 @@ func (r *run) farSplit(far, rest, near *frontier, val buffer, bound *int64, delt
 	*bound += delta
 	if err := r.clearCounters(); err != nil {
 		return 0, err
+	}
+	if near.kind == kQueue && r.qcap(near.name) < far.count {
+		// the near worklist may receive the whole far pile
+		if _, err := r.buf(near.name, far.count*4, false); err != nil {
+			return 0, err
+		}
 	}
 	fb, err := r.storage(far)
 	if err != nil {

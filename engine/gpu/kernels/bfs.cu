@@ -48,3 +48,5 @@ struct BfsPull {
 ENTRIES(bfs_push, BfsPush)
 // bfs_pull_<lb>: one bottom-up step.
 ENTRIES(bfs_pull, BfsPull)
+// bfs_fused_<lb>: the whole top-down loop in one cooperative launch (fuse=on).
+FUSED_ENTRIES(bfs_fused, BfsPush)

@@ -21,11 +21,11 @@ typedef unsigned long long u64;
 
 // Frontier representations (input) and worklist kinds (output).
 enum { KQueue = 0, KBitmap = 1, KBoolmap = 2, KAll = 3 };
-enum { DNone = 0, DAtomic = 1, DCull = 2 };
+enum { DNone = 0, DAtomic = 1, DCull = 2, DCullStamp = 3 };
 enum { AggAtomic = 0, AggWarp = 1, AggBlock = 2 };
 enum { URMW = 0, URW = 1 };
 // Counters, read back after every iteration.
-enum { CEdges = 0, CPushes = 1, CScout = 2, COverflow = 3, CCulled = 4, CFar = 5, CCount = 6, CCountEdges = 7, CChanged = 8, CMinFar = 9, NCounters = 16 };
+enum { CEdges = 0, CPushes = 1, CScout = 2, COverflow = 3, CCulled = 4, CFar = 5, CCount = 6, CCountEdges = 7, CChanged = 8, CMinFar = 9, CTime = 10, CBound = 11, CFarSel = 12, CStop = 13, NCounters = 16 };
 
 // Args is every kernel's single parameter. Every field is 8 bytes, mirrored by kargs in Go.
 struct Args {
@@ -80,9 +80,17 @@ struct Args {
     double eps;
     u64* ctr;
     double* err;
+    // 6. Fused loops (fuse=on): iterations to run, per-iteration queue lengths and counters,
+    // the second far pile, and the near-far bucket width.
+    i64 iters;
+    u32* lens;
+    u64* trace;
+    u32* far2;
+    u32* far_len2;
+    i64 delta;
 };
 
-static_assert(sizeof(Args) == 360, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 408, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -166,6 +174,13 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
             return;
         }
         a.cull[v >> 5] = w | b;  // plain store: a lost bit only lets a duplicate through
+    } else if (a.dedup == DCullStamp) {
+        // fused loops cull with per-iteration stamps, which need no clearing between steps
+        if (a.stamp[v] == (u32)a.tag) {
+            atomicAdd(&a.ctr[CCulled], 1ull);
+            return;
+        }
+        a.stamp[v] = (u32)a.tag;
     }
     st.pushes++;
     if (a.out_off) st.scout += (u64)(a.out_off[v + 1] - a.out_off[v]);
@@ -433,3 +448,105 @@ __device__ void advance(const Args& a, Shared& sh, F& f) {
     ENTRY(PREFIX##_twc, FUNCTOR, LTWC)       \
     ENTRY(PREFIX##_edge, FUNCTOR, LEdge)     \
     ENTRY(PREFIX##_coo, FUNCTOR, LCOO)
+
+/// Fused loops (IrGL's iteration outlining, UGF's kernel fusion): the whole loop in one
+/// cooperative launch, a grid-wide barrier between steps. Iteration k reads queue (k even ?
+/// in_q : out_q) of length lens[k] and writes the other, of length lens[k+1]; its counters go
+/// to trace[k*NCounters ...], with the time at its end (globaltimer, ns) in CTime. The host
+/// zeroes lens and trace before the launch. The loop stops when a worklist is empty, after
+/// `iters` iterations, or on overflow (the host grows the queue, folds the spill in, and
+/// launches again from the next iteration).
+template <int LB, class F>
+__device__ void fused_loop(const Args& a0) {
+    __shared__ Shared sh;
+    cg::grid_group grid = cg::this_grid();
+    Args s = a0;
+    i64 bound = a0.bound;
+    int far_sel = 0;
+    if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
+    for (i64 k = 0; k < a0.iters; k++) {
+        bool even = (k & 1) == 0;
+        s.in_q = even ? a0.in_q : a0.out_q;
+        s.out_q = even ? a0.out_q : (u32*)a0.in_q;
+        s.in_len = a0.lens + k;
+        s.out_len = a0.lens + k + 1;
+        s.ctr = a0.trace + k * NCounters;
+        s.iter = a0.iter + k;
+        s.tag = a0.tag + k;
+        s.far_q = far_sel ? a0.far2 : a0.far_q;
+        s.far_len = far_sel ? a0.far_len2 : a0.far_len;
+        u32 cnt = *((volatile u32*)s.in_len);
+        if (cnt == 0 && a0.far_q) {
+            /// Near-far: the near worklist is empty; move the bound past the smallest far
+            /// distance and split the far pile into this iteration's input and the other pile.
+            u32* dst_q = far_sel ? a0.far_q : a0.far2;
+            u32* dst_len = far_sel ? a0.far_len : a0.far_len2;
+            u32 fc = *((volatile u32*)s.far_len);
+            if (fc == 0) break;
+            if (blockIdx.x == 0 && threadIdx.x == 0) *dst_len = 0;
+            u64 best = 0;
+            for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
+                i64 d = s.val[s.far_q[i]];
+                if (d >= bound) best = max(best, (u64)(INF_DIST - d));
+            }
+            if (best) atomicMax(&s.ctr[CMinFar], best);
+            grid.sync();
+            u64 m = *((volatile u64*)&s.ctr[CMinFar]);
+            if (m == 0) break;  // nothing left above the bound
+            i64 mind = INF_DIST - (i64)m;
+            bound = (mind / a0.delta + 1) * a0.delta;
+            for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
+                u32 v = s.far_q[i];
+                i64 d = s.val[v];
+                if (d < mind) continue;
+                if (d < bound) {
+                    if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
+                    u32 idx = atomicAdd(a0.lens + k, 1u);
+                    if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
+                    else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
+                } else {
+                    u32 idx = atomicAdd(dst_len, 1u);
+                    dst_q[idx] = v;  // the piles have equal capacity: the split never overflows
+                }
+            }
+            far_sel ^= 1;
+            s.far_q = far_sel ? a0.far2 : a0.far_q;
+            s.far_len = far_sel ? a0.far_len2 : a0.far_len;
+            s.tag = a0.tag + k + (1 << 30);
+            grid.sync();
+            if (s.ctr[COverflow]) break;
+            cnt = *((volatile u32*)s.in_len);
+            if (cnt == 0) continue;
+        }
+        if (cnt == 0) break;
+        s.bound = bound;
+        F f{s};
+        advance<LB>(s, sh, f);
+        if (a0.val != a0.val_in) {
+            grid.sync();
+            for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < s.n; v += (i64)gridDim.x * blockDim.x)
+                ((int*)s.val_in)[v] = s.val[v];
+        }
+        grid.sync();
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            s.ctr[CTime] = globaltimer();
+            s.ctr[CBound] = (u64)bound;
+            s.ctr[CFarSel] = far_sel;
+            s.ctr[CCount] = cnt;
+        }
+        if (s.ctr[COverflow]) break;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        a0.trace[a0.iters * NCounters + CBound] = (u64)bound;
+        a0.trace[a0.iters * NCounters + CFarSel] = far_sel;
+    }
+}
+
+#define FUSED(NAME, FUNCTOR, LB) \
+    extern "C" __global__ void __launch_bounds__(BLOCK) NAME(const Args a) { fused_loop<LB, FUNCTOR>(a); }
+
+#define FUSED_ENTRIES(PREFIX, FUNCTOR)          \
+    FUSED(PREFIX##_thread, FUNCTOR, LThread)    \
+    FUSED(PREFIX##_warp, FUNCTOR, LWarp)        \
+    FUSED(PREFIX##_cta, FUNCTOR, LCTA)          \
+    FUSED(PREFIX##_twc, FUNCTOR, LTWC)

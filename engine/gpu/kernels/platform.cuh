@@ -5,3 +5,10 @@
 namespace cg = cooperative_groups;
 
 #define INF_DIST 0x7fffffff
+
+// globaltimer reads the GPU's nanosecond clock (fused loops time their steps with it).
+__device__ __forceinline__ unsigned long long globaltimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}

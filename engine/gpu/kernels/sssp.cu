@@ -47,3 +47,5 @@ struct SsspPull {
 ENTRIES(sssp_push, SsspPush)
 // sssp_pull_<lb>: every vertex relaxes its in-edges from frontier members.
 ENTRIES(sssp_pull, SsspPull)
+// sssp_fused_<lb>: the whole near-far loop in one cooperative launch (fuse=on).
+FUSED_ENTRIES(sssp_fused, SsspPush)
