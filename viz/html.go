@@ -112,7 +112,7 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 	if err != nil {
 		return runSection{}, err
 	}
-	svg, err := svgOf(ps, 22*vg.Centimeter, 16*vg.Centimeter)
+	svg, err := svgOf(ps, 22*vg.Centimeter, 22*vg.Centimeter)
 	if err != nil {
 		return runSection{}, err
 	}

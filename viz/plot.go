@@ -108,7 +108,7 @@ func runImage(w io.Writer, r *engine.Result, format string) error {
 	if err != nil {
 		return err
 	}
-	return render(w, format, 22*vg.Centimeter, 18*vg.Centimeter, ps)
+	return render(w, format, 22*vg.Centimeter, 24*vg.Centimeter, ps)
 }
 
 // runPlots builds the frontier plot and the time plot of a run, one above the other.
@@ -124,41 +124,60 @@ func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
 	if per > 1 {
 		xlabel = fmt.Sprintf("iteration (bins of %d, largest shown)", per)
 	}
-	fp := plot.New()
-	fp.Title.Text = fmt.Sprintf("%s on %s (%s engine): frontier per iteration", r.Algorithm, r.Graph.Name, r.Engine)
-	fp.X.Label.Text = xlabel
-	fp.Y.Label.Text = "vertices in / edges scanned"
-	fp.Legend.Top = true
-	if err := addDirectionBars(fp, front, per); err != nil {
+	newPlot := func(title, ylabel string) *plot.Plot {
+		p := plot.New()
+		p.Title.Text = title
+		p.X.Label.Text = xlabel
+		p.Y.Label.Text = ylabel
+		p.Y.Tick.Marker = humanTicks{}
+		p.X.Tick.Marker = binTicks{per: per}
+		p.Legend.Top = true
+		return p
+	}
+	fp := newPlot(fmt.Sprintf("%s on %s (%s engine): frontier per iteration", r.Algorithm, r.Graph.Name, r.Engine), "vertices in")
+	if err := addDirectionBars(fp, front); err != nil {
 		return nil, err
 	}
-	edges := make(plotter.XYs, len(front))
-	for i, c := range front {
-		edges[i] = plotter.XY{X: float64(c.first), Y: c.e}
-	}
-	if len(edges) > 0 {
-		l, err := plotter.NewLine(edges)
+	ep := newPlot("edges scanned per iteration", "edges")
+	if len(front) > 0 {
+		vs := make(plotter.Values, len(front))
+		for i, c := range front {
+			vs[i] = c.e
+		}
+		bc, err := plotter.NewBarChart(vs, barWidth(len(front)))
 		if err != nil {
 			return nil, err
 		}
-		l.Color = edgeRGB
-		fp.Add(l)
-		fp.Legend.Add("edges scanned", l)
+		bc.Color = edgeRGB
+		bc.LineStyle.Width = 0
+		ep.Add(bc)
 	}
-
-	tp := plot.New()
-	tp.Title.Text = "time per iteration"
-	tp.X.Label.Text = xlabel
-	tp.Y.Label.Text = "ms"
-	tp.Legend.Top = true
-	if err := addDirectionBars(tp, times, per); err != nil {
+	tp := newPlot("time per iteration", "ms")
+	if err := addDirectionBars(tp, times); err != nil {
 		return nil, err
 	}
-	return [][]*plot.Plot{{fp}, {tp}}, nil
+	return [][]*plot.Plot{{fp}, {ep}, {tp}}, nil
 }
 
-// addDirectionBars adds the columns as two bar series, push and pull, at x = first iteration.
-func addDirectionBars(p *plot.Plot, cols []column, per int) error {
+func barWidth(n int) vg.Length {
+	return min(vg.Length(16*vg.Centimeter)/vg.Length(n+1), vg.Centimeter)
+}
+
+// humanTicks labels a count axis compactly (12k, 1.5M).
+type humanTicks struct{}
+
+func (humanTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = Human(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// addDirectionBars adds the columns as two bar series, push and pull, at x = column index.
+func addDirectionBars(p *plot.Plot, cols []column) error {
 	if len(cols) == 0 {
 		return nil
 	}
@@ -171,41 +190,38 @@ func addDirectionBars(p *plot.Plot, cols []column, per int) error {
 			push[i] = c.v
 		}
 	}
-	width := vg.Length(16*vg.Centimeter) / vg.Length(len(cols)+1)
-	width = min(width, vg.Centimeter)
 	for _, s := range []struct {
 		name string
 		vs   plotter.Values
 		col  color.Color
 	}{{"push", push, pushRGB}, {"pull", pull, pullRGB}} {
-		bc, err := plotter.NewBarChart(s.vs, width)
+		bc, err := plotter.NewBarChart(s.vs, barWidth(len(cols)))
 		if err != nil {
 			return err
 		}
 		bc.Color = s.col
 		bc.LineStyle.Width = 0
-		bc.XMin = 0
 		p.Add(bc)
 		p.Legend.Add(s.name, bc)
-	}
-	if per > 1 {
-		// Bars sit at their bin index; label the axis in iterations.
-		p.X.Tick.Marker = binTicks{per: per}
 	}
 	return nil
 }
 
-// binTicks labels a binned axis with iteration numbers.
+// binTicks labels an axis of columns with whole iteration numbers (column x per).
 type binTicks struct{ per int }
 
 func (b binTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = fmt.Sprint(int(ts[i].Value) * b.per)
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(min, max) {
+		if t.Value != float64(int(t.Value)) {
+			continue
 		}
+		if t.Label != "" {
+			t.Label = Human(t.Value * float64(b.per))
+		}
+		out = append(out, t)
 	}
-	return ts
+	return out
 }
 
 func comparePlot(title string, labels []string, ms []float64) (*plot.Plot, error) {

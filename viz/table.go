@@ -105,8 +105,7 @@ func isNumeric(s string) bool {
 	if len(s)-end > 3 {
 		return false
 	}
-	num := strings.TrimPrefix(s[:end], "µ")
-	num = strings.TrimSuffix(num, "\xc2")
+	num := strings.TrimSpace(strings.TrimSuffix(s[:end], "\xc2"))
 	if _, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64); err == nil {
 		return true
 	}
