@@ -1,0 +1,113 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// livePrinter prints iteration lines as records arrive.
+type livePrinter struct {
+	s        *Session
+	mode     string // some, all, off
+	header   bool
+	shown    int
+	skipped  int
+	switches int
+	iters    int // iteration records seen
+}
+
+func (lp *livePrinter) record(rec engine.Record) {
+	if rec.Kind == engine.IterationRecord {
+		lp.iters++
+	}
+	if lp.mode == "off" {
+		return
+	}
+	s := lp.s
+	show := lp.mode == "all"
+	switch rec.Kind {
+	case engine.IterationRecord:
+		show = show || rec.Iter < 20 || rec.Iter%liveStep(rec.Iter) == 0
+	case engine.SwitchRecord:
+		show = show || lp.switches < 20
+		lp.switches++
+	case engine.PhaseRecord:
+		show = true
+	}
+	if !show {
+		if rec.Kind == engine.IterationRecord {
+			lp.skipped++
+		}
+		return
+	}
+	if !lp.header {
+		lp.header = true
+		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "time")))
+	}
+	s.printf("%s\n", s.recordLine(rec))
+	lp.shown++
+}
+
+func (lp *livePrinter) finish(err error) {
+	switch {
+	case lp.skipped > 0 && err == nil:
+		lp.s.printf("  %s\n", lp.s.paint(ansiDim, fmt.Sprintf("... %s not shown (trace lists them all)", plural(int64(lp.skipped), "iteration", "iterations"))))
+	case lp.skipped > 0:
+		lp.s.printf("\n  %s\n", lp.s.paint(ansiDim, fmt.Sprintf("... %s not shown", plural(int64(lp.skipped), "iteration", "iterations"))))
+	}
+}
+
+// liveStep thins the live lines of long runs: every 10th from 20, every 100th from 100 ...
+func liveStep(iter int) int {
+	step := 1
+	for n := iter; n >= 10; n /= 10 {
+		step *= 10
+	}
+	return step
+}
+
+// recordLine formats one trace record as a live line.
+func (s *Session) recordLine(rec engine.Record) string {
+	switch rec.Kind {
+	case engine.SwitchRecord:
+		sw := rec.Switch
+		if sw == nil {
+			return "  " + s.paint(ansiYellow, "switch "+rec.Note)
+		}
+		return "  " + s.paint(ansiYellow, fmt.Sprintf("switch %s %s -> %s: %s", sw.What, sw.From, sw.To, switchReason(sw)))
+	case engine.PhaseRecord:
+		return "  " + s.paint(ansiCyan, "phase "+rec.Phase)
+	}
+	dir := rec.Direction.String()
+	switch rec.Direction {
+	case engine.Push:
+		dir = s.paint(ansiBlue, fmt.Sprintf("%-4s", dir))
+	case engine.Pull:
+		dir = s.paint(ansiMagenta, fmt.Sprintf("%-4s", dir))
+	default:
+		dir = fmt.Sprintf("%-4s", dir)
+	}
+	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCount(rec.InVertices), fmtCount(rec.InEdges), fmtCount(rec.OutVertices), fmtMS(rec.Time))
+	note := rec.Note
+	if len(rec.Kernels) > 0 {
+		if note != "" {
+			note += "; "
+		}
+		note += kernelsText(rec.Kernels)
+	}
+	if note != "" {
+		line += "  " + s.paint(ansiDim, note)
+	}
+	return line
+}
+
+func switchReason(sw *engine.Switch) string {
+	if sw.Reason != "" {
+		return sw.Reason
+	}
+	if sw.Lhs.Name != "" {
+		return fmt.Sprintf("%s %s %s %s %s", sw.Lhs.Name, fmtFloat(sw.Lhs.Value), sw.Op, sw.Rhs.Name, fmtFloat(sw.Rhs.Value))
+	}
+	return ""
+}

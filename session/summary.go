@@ -1,0 +1,82 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// printSummary prints the lines after a run.
+func (s *Session) printSummary(it *resultItem) {
+	r := it.r
+	sm := r.Summary
+	s.printf("%s %s on %s [%s]: %s\n", s.paint(ansiBold+ansiGreen, it.name), r.Algorithm, r.Graph.Name, r.Engine, summaryText(r))
+	tm := fmtMS(sm.Time)
+	if len(it.times) > 1 {
+		med, lo, hi := stats(it.times)
+		tm = fmt.Sprintf("median %s (min %s, max %s, %d runs)", fmtMS(med), fmtMS(lo), fmtMS(hi), len(it.times))
+	}
+	s.printf("  %s, %s traversed, %s, %s GTEPS\n", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
+	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
+		for _, l := range wrapWords("schedule: "+sched, s.opts.Width-4) {
+			s.printf("  %s\n", s.paint(ansiDim, l))
+		}
+	}
+	if ps := paramsText(r); ps != "" {
+		s.printf("  %s\n", s.paint(ansiDim, "params: "+ps))
+	}
+}
+
+func paramsText(r *engine.Result) string {
+	var parts []string
+	for _, p := range engine.ParamSpecs() {
+		if p.AppliesTo(r.Algorithm) {
+			parts = append(parts, p.Name+"="+r.Params.Get(p.Name))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// summaryText is the algorithm-specific part of the summary.
+func summaryText(r *engine.Result) string {
+	sm := r.Summary
+	v := int64(r.Graph.Vertices)
+	switch r.Algorithm {
+	case engine.BFS:
+		return fmt.Sprintf("reached %s of %s vertices from %s, max depth %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDepth)
+	case engine.SSSP:
+		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDist)
+	case engine.CC:
+		return fmt.Sprintf("%s, the largest has %s vertices", plural(sm.Components, "component", "components"), fmtCount(sm.LargestComp))
+	case engine.PR:
+		top, val := argmax(r.Rank)
+		if top < 0 {
+			return fmt.Sprintf("rank sum %.6f", sm.RankSum)
+		}
+		return fmt.Sprintf("rank sum %.6f, top vertex %d (rank %.3g)", sm.RankSum, top, val)
+	case engine.TC:
+		return plural(int64(sm.Triangles), "triangle", "triangles")
+	case engine.BC:
+		top, val := argmax(r.Centrality)
+		if top < 0 {
+			return fmt.Sprintf("reached %s vertices", fmtCount(sm.Reached))
+		}
+		return fmt.Sprintf("most central vertex %d (%.4g)", top, val)
+	case engine.MIS:
+		return fmt.Sprintf("independent set of %s vertices", fmtCount(sm.SetSize))
+	case engine.MST:
+		return fmt.Sprintf("spanning forest of %s, %s, total weight %s", plural(sm.ForestEdges, "edge", "edges"), plural(sm.Components, "tree", "trees"), fmtCount(sm.TotalWeight))
+	}
+	return ""
+}
+
+func argmax(xs []float64) (int, float64) {
+	best, val := -1, 0.0
+	for i, x := range xs {
+		if best < 0 || x > val {
+			best, val = i, x
+		}
+	}
+	return best, val
+}
