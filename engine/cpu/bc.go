@@ -178,7 +178,7 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note stri
 						What: "direction", From: "push", To: "pull",
 						Reason: fmt.Sprintf("frontier edges %d > unexplored edges %d / alpha %g", frontierEdges, edgesToCheck, b.alpha),
 						Lhs:    engine.Quantity{Name: "frontier edges", Value: float64(frontierEdges)}, Op: ">",
-						Rhs:    engine.Quantity{Name: "unexplored edges / alpha", Value: float64(edgesToCheck) / b.alpha}}})
+						Rhs: engine.Quantity{Name: "unexplored edges / alpha", Value: float64(edgesToCheck) / b.alpha}}})
 				}
 			case dir == engine.Pull && frontier < awakePrev && float64(frontier) < float64(b.n)/b.beta:
 				dir = engine.Push
@@ -187,7 +187,7 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note stri
 						What: "direction", From: "pull", To: "push",
 						Reason: fmt.Sprintf("frontier %d < V %d / beta %g and shrinking", frontier, b.n, b.beta),
 						Lhs:    engine.Quantity{Name: "frontier vertices", Value: float64(frontier)}, Op: "<",
-						Rhs:    engine.Quantity{Name: "V / beta", Value: float64(b.n) / b.beta}}})
+						Rhs: engine.Quantity{Name: "V / beta", Value: float64(b.n) / b.beta}}})
 				}
 			}
 		}
