@@ -78,7 +78,7 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	}
 
 	// Share the height. Title, axis and one row of bars always; then, while there is room,
-	// the direction strip, the switch letters, the edges series and the switch notes; the
+	// the direction strip, the switch letters, the switch notes and the edges series; the
 	// bars get the rest.
 	rest := h - 3
 	showStrip := rest >= 2
@@ -89,13 +89,14 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	if showMarks {
 		rest--
 	}
+	noteH := min(len(notes), max(0, (rest-2)/2)) // the reasons matter more than the edges
+	rest -= noteH
 	edgeH := 0
-	if hasEdges && rest >= 4 {
+	if hasEdges && rest >= 5 {
 		edgeH = max(1, h/6)
 		rest -= edgeH
 	}
-	noteH := min(len(notes), max(0, rest-3))
-	barH := 1 + rest - noteH
+	barH := 1 + rest
 	if noteH < len(notes) {
 		// Too many to letter: mark the columns with a tick and list the first ones.
 		for i := range cols {
