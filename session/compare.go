@@ -235,6 +235,7 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 		}
 	}
 	s.comparisons = append(s.comparisons, c)
+	s.takeNameLocked(c.name)
 	s.lastAlg = alg
 	s.lastName = c.name
 	s.mu.Unlock()

@@ -42,7 +42,7 @@ func cmdExport(ec *execCtx) error {
 			return fmt.Errorf("export %s values: %s has no per-vertex values (export %s json has its summary)", it.name, r.Algorithm, it.name)
 		}
 		err = s.writeFile("export", path, func(w *bufio.Writer) error {
-			fmt.Fprintf(w, "vertex,%s\n", valueName(r.Algorithm))
+			w.WriteString("vertex,value\n")
 			for v := 0; v < r.Graph.Vertices; v++ {
 				w.WriteString(strconv.Itoa(v))
 				w.WriteByte(',')
@@ -51,6 +51,9 @@ func cmdExport(ec *execCtx) error {
 			}
 			return nil
 		})
+		if err == nil {
+			s.note("  value: %s\n", valueMeaning(r.Algorithm))
+		}
 	case "trace":
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".json":
@@ -68,21 +71,21 @@ func cmdExport(ec *execCtx) error {
 	return err
 }
 
-// valueName is the CSV column header of an algorithm's per-vertex value.
-func valueName(a engine.Algorithm) string {
+// valueMeaning says what the value column of an algorithm's values CSV holds.
+func valueMeaning(a engine.Algorithm) string {
 	switch a {
 	case engine.BFS:
-		return "depth"
+		return "depth from src, -1 where unreached"
 	case engine.SSSP:
-		return "distance"
+		return "distance from src, inf where unreached"
 	case engine.CC:
-		return "component"
+		return "component label"
 	case engine.PR:
-		return "rank"
+		return "rank (the ranks sum to 1)"
 	case engine.BC:
-		return "centrality"
+		return "betweenness centrality"
 	case engine.MIS:
-		return "in_set"
+		return "1 in the independent set, 0 not"
 	}
 	return "value"
 }

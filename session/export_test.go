@@ -48,7 +48,7 @@ func TestExport(t *testing.T) {
 	p := func(f string) string { return filepath.Join(dir, f) }
 	mustContain(t, "values", do(t, s, out, "export b values "+p("v.csv")), "wrote ")
 	data, _ := os.ReadFile(p("v.csv"))
-	if want := "vertex,depth\n0,0\n1,1\n2,2\n3,3\n4,-1\n"; string(data) != want {
+	if want := "vertex,value\n0,0\n1,1\n2,2\n3,3\n4,-1\n"; string(data) != want {
 		t.Errorf("values CSV: got %q want %q", data, want)
 	}
 	do(t, s, out, "export b trace "+p("t.csv"))

@@ -214,7 +214,8 @@ func (s *Session) liveMode() string {
 	return s.live
 }
 
-// resultName returns as, checked, or the next free ALGO<n>.
+// resultName returns as, checked, or the next free ALGO<n>. The number is taken only when a
+// result is kept under the name (addResult, or a comparison), so a failed run uses none.
 func (s *Session) resultName(as, prefix string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -226,12 +227,22 @@ func (s *Session) resultName(as, prefix string) (string, error) {
 		}
 		return as, nil
 	}
-	for {
-		s.counters[prefix]++
-		n := prefix + strconv.Itoa(s.counters[prefix])
-		if !s.hasResultLocked(n) {
-			return n, nil
+	for n := s.counters[prefix] + 1; ; n++ {
+		name := prefix + strconv.Itoa(n)
+		if !s.hasResultLocked(name) {
+			return name, nil
 		}
+	}
+}
+
+// takeNameLocked records that an automatic name is used.
+func (s *Session) takeNameLocked(name string) {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if n, err := strconv.Atoi(name[i:]); err == nil && i > 0 && n > s.counters[name[:i]] {
+		s.counters[name[:i]] = n
 	}
 }
 
@@ -254,6 +265,7 @@ func (s *Session) addResult(it *resultItem) {
 	defer s.mu.Unlock()
 	s.lastAlg = it.r.Algorithm
 	s.lastName = it.name
+	s.takeNameLocked(it.name)
 	for i, r := range s.results {
 		if r.name == it.name {
 			s.results = append(s.results[:i:i], s.results[i+1:]...)

@@ -314,3 +314,20 @@ func gpuErr() string {
 	}
 	return ""
 }
+
+func TestNames(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "run bfs")
+	if err := s.Exec(context.Background(), "run bfs src=77"); err == nil {
+		t.Fatal("src=77: no error")
+	}
+	do(t, s, out, "run bfs; run bfs as mine; run bfs; compare bfs direction=push,pull; compare bfs direction=push,pull")
+	var names []string
+	for _, r := range s.Results() {
+		names = append(names, r.Name)
+	}
+	if got := strings.Join(names, " "); got != "bfs1 bfs2 mine bfs3" {
+		t.Errorf("result names: got %q", got)
+	}
+	mustContain(t, "comparison names", do(t, s, out, "results"), "cmp1:", "cmp2:")
+}

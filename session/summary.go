@@ -46,7 +46,7 @@ func summaryText(r *engine.Result) string {
 	case engine.BFS:
 		return fmt.Sprintf("reached %s of %s vertices from %s, max depth %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDepth)
 	case engine.SSSP:
-		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDist)
+		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %s", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), fmtCount(int64(sm.MaxDist)))
 	case engine.CC:
 		return fmt.Sprintf("%s, the largest has %s vertices", plural(sm.Components, "component", "components"), fmtCount(sm.LargestComp))
 	case engine.PR:

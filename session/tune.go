@@ -131,6 +131,7 @@ func cmdTune(ec *execCtx) error {
 	s.mu.Lock()
 	s.removeNamedLocked(c.name)
 	s.comparisons = append(s.comparisons, c)
+	s.takeNameLocked(c.name)
 	s.lastAlg, s.lastName = alg, c.name
 	s.mu.Unlock()
 	if !s.text() {
