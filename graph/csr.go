@@ -99,6 +99,10 @@ func buildTranspose(g *CSR, workers int) *CSR {
 	if n < 1<<14 {
 		workers = 1
 	}
+	// Each worker holds a count per vertex: keep those no larger than the neighbour array.
+	if lim := len(g.Neighbors) / (2 * max(n, 1)); workers > lim {
+		workers = max(lim, 1)
+	}
 	// 1. Split the sources into contiguous blocks of about equal arcs.
 	bounds := splitByArcs(g.Offsets, workers)
 	workers = len(bounds) - 1

@@ -4,7 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"math"
 	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -78,78 +82,211 @@ func int32Bytes(s []int32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
 }
 
+// parallelMin is the number of vertices from which properties are computed on all cores.
+const parallelMin = 1 << 15
+
 func computeProperties(g *CSR) Properties {
 	n := g.NumVertices()
 	p := Properties{Vertices: n, Arcs: g.NumArcs(), Edges: g.NumEdges(), Bytes: g.Bytes(), Diameter: -1}
 	if n == 0 {
 		return p
 	}
-	p.MinDegree = g.Offsets[1] - g.Offsets[0]
-	p.DegreeHistogram = make([]int64, 34)
-	hasIn := make([]bool, n)
-	for v := 0; v < n; v++ {
-		d := g.Offsets[v+1] - g.Offsets[v]
-		if d < p.MinDegree {
-			p.MinDegree = d
-		}
-		if d > p.MaxDegree {
-			p.MaxDegree, p.MaxDegreeVertex = d, uint32(v)
-		}
-		p.DegreeHistogram[bits.Len64(uint64(d))]++
-		for _, u := range g.Neighbors[g.Offsets[v]:g.Offsets[v+1]] {
-			hasIn[u] = true
-			if u == uint32(v) {
-				p.SelfLoops++
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelMin {
+		workers = 1
+	}
+	// In-arcs matter only for directed graphs (an undirected vertex with no out-arcs has none).
+	var hasIn []uint32
+	if g.Directed {
+		hasIn = make([]uint32, (n+31)/32)
+	}
+	bounds := splitByArcs(g.Offsets, workers*4)
+	parts := make([]Properties, len(bounds)-1)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(parts) {
+					return
+				}
+				parts[k] = degreeStats(g, bounds[k], bounds[k+1], hasIn)
 			}
+		}()
+	}
+	wg.Wait()
+	p.MinDegree = parts[0].MinDegree
+	p.DegreeHistogram = make([]int64, 65)
+	for _, q := range parts {
+		p.MinDegree = min(p.MinDegree, q.MinDegree)
+		if q.MaxDegree > p.MaxDegree {
+			p.MaxDegree, p.MaxDegreeVertex = q.MaxDegree, q.MaxDegreeVertex
 		}
+		for k, c := range q.DegreeHistogram {
+			p.DegreeHistogram[k] += c
+		}
+		p.SelfLoops += q.SelfLoops
+		p.Isolated += q.Isolated
 	}
 	last := len(p.DegreeHistogram)
 	for last > 1 && p.DegreeHistogram[last-1] == 0 {
 		last--
 	}
 	p.DegreeHistogram = p.DegreeHistogram[:last]
-	for v := 0; v < n; v++ {
-		if !hasIn[v] && g.Offsets[v+1] == g.Offsets[v] {
-			p.Isolated++
+	if g.Directed {
+		// Isolated so far counts vertices with no out-arcs; drop those with in-arcs.
+		for v := 0; v < n; v++ {
+			if g.Offsets[v+1] == g.Offsets[v] && hasIn[v>>5]&(1<<(v&31)) != 0 {
+				p.Isolated--
+			}
 		}
 	}
 	p.AvgDegree = float64(p.Arcs) / float64(n)
-	p.Diameter = estimateDiameter(g, p.MaxDegreeVertex)
+	p.Diameter = estimateDiameter(g, p.MaxDegreeVertex, workers)
 	return p
+}
+
+// degreeStats returns the degree facts of vertices [lo, hi) (MinDegree, MaxDegree and its
+// vertex, DegreeHistogram, SelfLoops, and in Isolated the vertices without out-arcs), and
+// marks in hasIn (when not nil) every vertex that has an in-arc.
+func degreeStats(g *CSR, lo, hi int, hasIn []uint32) Properties {
+	q := Properties{MinDegree: math.MaxInt64, DegreeHistogram: make([]int64, 65)}
+	for v := lo; v < hi; v++ {
+		d := g.Offsets[v+1] - g.Offsets[v]
+		q.MinDegree = min(q.MinDegree, d)
+		if d > q.MaxDegree {
+			q.MaxDegree, q.MaxDegreeVertex = d, uint32(v)
+		}
+		q.DegreeHistogram[bits.Len64(uint64(d))]++
+		if d == 0 {
+			q.Isolated++
+		}
+		for _, u := range g.Neighbors[g.Offsets[v]:g.Offsets[v+1]] {
+			if u == uint32(v) {
+				q.SelfLoops++
+			}
+			if hasIn != nil {
+				if m := uint32(1) << (u & 31); atomic.LoadUint32(&hasIn[u>>5])&m == 0 {
+					atomic.OrUint32(&hasIn[u>>5], m)
+				}
+			}
+		}
+	}
+	return q
 }
 
 // estimateDiameter runs a few double sweeps: BFS from a start, then from the farthest vertex
 // found, keeping the largest eccentricity seen. It is a lower bound, exact on trees and usually
-// close on road and mesh graphs. Arcs are followed forward only.
-func estimateDiameter(g *CSR, start uint32) int {
+// close on road and mesh graphs. Arcs are followed forward only. Large graphs are searched
+// on all cores (level-synchronous BFS).
+func estimateDiameter(g *CSR, start uint32, workers int) int {
 	n := g.NumVertices()
 	depth := make([]int32, n)
-	queue := make([]uint32, 0, n)
 	best := 0
 	src := start
 	for sweep := 0; sweep < 4; sweep++ {
-		for i := range depth {
-			depth[i] = -1
+		var far uint32
+		var ecc int
+		if workers > 1 {
+			far, ecc = bfsParallel(g, src, depth, workers)
+		} else {
+			far, ecc = bfsSerial(g, src, depth)
 		}
-		queue = append(queue[:0], src)
-		depth[src] = 0
-		far := src
-		for h := 0; h < len(queue); h++ {
-			v := queue[h]
-			for _, u := range g.Neighbors[g.Offsets[v]:g.Offsets[v+1]] {
-				if depth[u] < 0 {
-					depth[u] = depth[v] + 1
-					queue = append(queue, u)
-					far = u
-				}
-			}
-		}
-		if int(depth[far]) > best {
-			best = int(depth[far])
+		if ecc > best {
+			best = ecc
 		} else if sweep > 0 {
 			break
 		}
 		src = far
 	}
 	return best
+}
+
+// bfsSerial returns the smallest of the farthest vertices from src, and its depth.
+func bfsSerial(g *CSR, src uint32, depth []int32) (uint32, int) {
+	for i := range depth {
+		depth[i] = -1
+	}
+	queue := make([]uint32, 0, 1024)
+	queue = append(queue, src)
+	depth[src] = 0
+	far := src
+	for h := 0; h < len(queue); h++ {
+		v := queue[h]
+		for _, u := range g.Neighbors[g.Offsets[v]:g.Offsets[v+1]] {
+			if depth[u] < 0 {
+				depth[u] = depth[v] + 1
+				queue = append(queue, u)
+				if depth[u] > depth[far] || u < far {
+					far = u
+				}
+			}
+		}
+	}
+	return far, int(depth[far])
+}
+
+// bfsParallel is bfsSerial level by level on all cores: each worker claims unvisited
+// neighbours of its share of the frontier with a compare-and-swap. It returns the smallest
+// vertex of the last level, so the result does not depend on scheduling.
+func bfsParallel(g *CSR, src uint32, depth []int32, workers int) (uint32, int) {
+	n := len(depth)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := n * w / workers; i < n*(w+1)/workers; i++ {
+				depth[i] = -1
+			}
+		}(w)
+	}
+	wg.Wait()
+	depth[src] = 0
+	frontier := []uint32{src}
+	level := int32(0)
+	for {
+		nexts := make([][]uint32, workers)
+		var pos atomic.Int64
+		const grain = 256
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				var out []uint32
+				for {
+					lo := int(pos.Add(grain) - grain)
+					if lo >= len(frontier) {
+						break
+					}
+					for _, v := range frontier[lo:min(lo+grain, len(frontier))] {
+						for _, u := range g.Neighbors[g.Offsets[v]:g.Offsets[v+1]] {
+							d := (*int32)(unsafe.Pointer(&depth[u]))
+							if atomic.LoadInt32(d) < 0 && atomic.CompareAndSwapInt32(d, -1, level+1) {
+								out = append(out, u)
+							}
+						}
+					}
+				}
+				nexts[w] = out
+			}(w)
+		}
+		wg.Wait()
+		var next []uint32
+		for _, o := range nexts {
+			next = append(next, o...)
+		}
+		if len(next) == 0 {
+			far := frontier[0]
+			for _, v := range frontier {
+				far = min(far, v)
+			}
+			return far, int(level)
+		}
+		frontier = next
+		level++
+	}
 }

@@ -257,7 +257,7 @@ func planGR(format, file string, h *headerReader, o *options) (*plan, error) {
 			continue
 		}
 		f := fields(t)
-		if f[0] != "p" {
+		if len(f) == 0 || f[0] != "p" {
 			return nil, lineErr(file, num, "expected the problem line \"p sp N M\" (DIMACS) or \"p tw N M\" (PACE) before any data, found %s", token(t, 0))
 		}
 		if len(f) != 4 || (f[1] != "sp" && f[1] != "tw") {

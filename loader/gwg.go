@@ -224,8 +224,10 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 		nb = []uint32{}
 	}
 	var wt []int32
-	if weighted {
+	if weighted && arcs > 0 {
 		wt = unsafe.Slice((*int32)(unsafe.Pointer(&data[wtAt])), arcs)
+	} else if weighted {
+		wt = []int32{}
 	}
 	verr := validateCSR(off, nb, n)
 	wg.Wait()

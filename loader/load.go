@@ -116,6 +116,9 @@ func load(ctx context.Context, r io.Reader, name string, size int64, o *options,
 		}
 		return readGWGFrom(tb, name)
 	}
+	if format == "gwg" {
+		return nil, offsetErr(name, 0, "corrupt .gwg file: expected the magic %q", gwgMagic)
+	}
 	if len(head) >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf {
 		tb.Discard(3) // UTF-8 byte order mark
 		head = head[3:]
@@ -135,7 +138,10 @@ func load(ctx context.Context, r io.Reader, name string, size int64, o *options,
 	}
 	p, err := planFor(format, name, h, o)
 	if err != nil {
-		if ch.err != nil {
+		// A header cut short by a read error is reported as the read error; a bad line that
+		// was read in full is reported as itself (it comes first in the input).
+		var pe *ParseError
+		if ch.err != nil && (!errors.As(err, &pe) || pe.Line == 0) {
 			return nil, gzipError(name, ch.err, ch.line, ch.off)
 		}
 		return nil, err

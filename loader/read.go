@@ -7,8 +7,9 @@ import (
 	"sync"
 )
 
-// chunkSize is how much input one parse task gets (cut back to a line boundary).
-const chunkSize = 4 << 20
+// chunkSize is how much input one parse task gets (cut back to a line boundary). Tests make
+// it small to exercise the chunk boundaries.
+var chunkSize = 4 << 20
 
 // chunk is a run of whole lines of the (decompressed) input.
 type chunk struct {
@@ -57,8 +58,8 @@ func (c *chunker) next() *chunk {
 		return nil
 	}
 	buf := <-c.pool
-	if cap(buf) < chunkSize {
-		buf = make([]byte, chunkSize)
+	if want := max(chunkSize, 2*len(c.carry)); cap(buf) < want {
+		buf = make([]byte, want)
 	}
 	buf = buf[:cap(buf)]
 	n := copy(buf, c.carry)
