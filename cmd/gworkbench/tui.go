@@ -13,6 +13,10 @@ import (
 // start, and the caller falls back to the line REPL.
 func runTUI(c config, opts session.Options, stderr io.Writer) (code int, ok bool) {
 	feed := tui.NewFeed()
+	// The TUI draws progress itself and lays output out in its own panel: no transient
+	// progress lines in the output, and the panel's width, not the terminal's.
+	opts.Interactive = false
+	opts.Width = 0
 	s := session.New(feed.Options(opts))
 	if !c.noDemo {
 		if err := s.LoadDemo(); err != nil {
