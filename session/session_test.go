@@ -234,6 +234,21 @@ func TestHelp(t *testing.T) {
 	mustContain(t, "help alg", do(t, s, out, "help sssp"), "sssp: single-source", "delta")
 	mustContain(t, "knobs", do(t, s, out, "knobs"), "direction", "workers")
 	mustContain(t, "algorithms", do(t, s, out, "algorithms"), "bfs", "mst", "src=auto")
+	mustContain(t, "show engines", do(t, s, out, "show engines"), "cpu", "ref", "available")
+	mustContain(t, "show knobs", do(t, s, out, "show knobs"), "direction", "split")
+	mustContain(t, "set alone", do(t, s, out, "set"), "engine  cpu", "schedule")
+	if got := do(t, s, out, "echo it's a 'lab'  today"); got != "it's a 'lab'  today\n" {
+		t.Errorf("echo: got %q", got)
+	}
+}
+
+func TestRunOnAnotherGraph(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "gen k = kron scale=5 degree=4; use p")
+	mustContain(t, "graph=", do(t, s, out, "run bfs graph=k"), "bfs1 bfs on k [cpu]")
+	if s.currentName() != "p" {
+		t.Errorf("graph= changed the current graph")
+	}
 }
 
 func TestEvents(t *testing.T) {
