@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -155,6 +156,9 @@ func cmdOpen(ec *execCtx) error {
 			if err != nil || len(words) == 0 || (words[0] != "load" && words[0] != "gen") {
 				return fmt.Errorf("open: graph %s: bad source %q", sg.Name, sg.Source)
 			}
+			if words[0] == "load" && len(words) >= 4 && words[2] == "=" {
+				words[3] = findMoved(words[3], path)
+			}
 			sub := &execCtx{ctx: ec.ctx, s: s, args: words[1:], line: sg.Source, result: new(*engine.Result)}
 			var err2 error
 			if words[0] == "load" {
@@ -197,6 +201,19 @@ func cmdOpen(ec *execCtx) error {
 	s.note("opened %s: %d graphs, %d results, %d comparisons (results keep their summaries and traces, not per-vertex values)\n",
 		path, rebuilt, len(items), len(comps))
 	return nil
+}
+
+// findMoved returns file, or, when it no longer exists there, the file of the same name beside
+// the session file (a session shared as a folder with its graphs).
+func findMoved(file, sessionPath string) string {
+	if _, err := os.Stat(file); err == nil {
+		return file
+	}
+	beside := filepath.Join(filepath.Dir(sessionPath), filepath.Base(file))
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	return file
 }
 
 func (s *Session) engineNameNow() string {
