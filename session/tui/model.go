@@ -108,6 +108,7 @@ func newModel(ctx context.Context, s Session, feed *Feed) *model {
 		out:   viewport.New(),
 		pager: viewport.New(),
 	}
+	m.out.SoftWrap = true // long lines (errors above all) wrap rather than lose their ends
 	m.refresh()
 	m.appendOutput(welcome)
 	if feed == nil {
