@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gworkbench/gworkbench/engine"
 	_ "github.com/gworkbench/gworkbench/engine/cpu"
 	_ "github.com/gworkbench/gworkbench/engine/gpu"
 	_ "github.com/gworkbench/gworkbench/engine/ref"
@@ -71,17 +72,39 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nType help inside the workbench for the commands.\n")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+	version := fs.Bool("version", false, "print the version and exit")
+	// Flags may come after the script files too: gworkbench lab.gw --keep-going.
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
 		}
-		return exitUsage
+		args = fs.Args()
+		i := 0
+		for i < len(args) && (!strings.HasPrefix(args[i], "-") || args[i] == "-") {
+			c.files = append(c.files, args[i])
+			i++
+		}
+		if i >= len(args) {
+			break
+		}
+		if args[i] == "--" {
+			c.files = append(c.files, args[i+1:]...)
+			break
+		}
+		args = args[i:]
+	}
+	if *version {
+		p := engine.MachineProvenance()
+		fmt.Fprintf(stdout, "gworkbench %s %s %s\n", p.Version, p.Commit, p.GoVersion)
+		return exitOK
 	}
 	if c.format != "text" && c.format != "json" {
 		fmt.Fprintf(stderr, "gworkbench: --format=%s: want text or json\n", c.format)
 		return exitUsage
 	}
-	c.files = fs.Args()
 
 	outTTY := term.IsTerminal(int(stdout.Fd()))
 	inTTY := term.IsTerminal(int(stdin.Fd()))

@@ -67,7 +67,7 @@ func TestScriptFiles(t *testing.T) {
 	if strings.Contains(out, "after") || strings.Contains(out, "g1") {
 		t.Errorf("bad script: went on after the error:\n%s", out)
 	}
-	code, out, errs = gw(t, "", "--no-demo", "--keep-going", bad, good)
+	code, out, errs = gw(t, "", "--no-demo", bad, "--keep-going", good)
 	if code != 1 || !strings.Contains(errs, bad+":3: ") || !strings.Contains(out, "after bfs on k") || !strings.Contains(out, "g1 bfs on k") {
 		t.Errorf("keep-going: exit %d stderr %q out %q", code, errs, out)
 	}
@@ -115,5 +115,12 @@ func TestFormatJSON(t *testing.T) {
 	}
 	if code, _, _ := gw(t, "", "--bogus"); code != 2 {
 		t.Errorf("--bogus: exit %d", code)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := gw(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(out, "gworkbench ") {
+		t.Errorf("--version: exit %d %q", code, out)
 	}
 }
