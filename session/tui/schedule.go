@@ -16,7 +16,8 @@ import (
 // It reads the session's settings each time it is shown or a command finishes, so a typed
 // `set` and the panel never disagree.
 type schedPanel struct {
-	alg        engine.Algorithm
+	alg        engine.Algorithm // the algorithm whose knobs are listed and that Enter runs
+	lastSeen   engine.Algorithm // the session's last algorithm when alg was last set from it
 	engineName string
 	sched      engine.Schedule
 	rows       []schedRow
@@ -47,7 +48,10 @@ type getter interface {
 
 func (p *schedPanel) load(s getter) {
 	p.engineName, p.sched = s.Settings()
-	p.alg = s.LastAlgorithm()
+	// Follow the session's last algorithm, unless the panel picked another since.
+	if last := s.LastAlgorithm(); last != p.lastSeen || p.alg == "" {
+		p.alg, p.lastSeen = last, last
+	}
 	if p.alg == "" {
 		p.alg = engine.BFS
 	}
@@ -60,6 +64,11 @@ func (p *schedPanel) load(s getter) {
 	if !slices.Contains(engines, p.engineName) {
 		engines = append(engines, p.engineName)
 	}
+	var algs []string
+	for _, a := range engine.Algorithms() {
+		algs = append(algs, string(a))
+	}
+	p.rows = append(p.rows, schedRow{name: "algorithm", values: algs, doc: "the algorithm Enter runs; the knobs below are the ones that apply to it"})
 	p.rows = append(p.rows, schedRow{name: "engine", values: engines, doc: "which engine runs the algorithm"})
 	for _, k := range engine.Knobs() {
 		if !k.AppliesTo(p.alg, p.engineName) {
@@ -109,7 +118,10 @@ func sortNumeric(vals []string) {
 }
 
 func (p *schedPanel) current(r schedRow) string {
-	if r.name == "engine" {
+	switch r.name {
+	case "algorithm":
+		return string(p.alg)
+	case "engine":
 		return p.engineName
 	}
 	return p.sched.Get(r.name)
@@ -121,6 +133,8 @@ func (p *schedPanel) check(r schedRow, value string) string {
 	eng, s := p.engineName, p.sched
 	switch {
 	case value == p.current(r):
+	case r.name == "algorithm":
+		return "" // every algorithm can run; its knobs are listed below
 	case r.name == "engine":
 		eng = value
 	default:
@@ -196,6 +210,11 @@ func (m *model) stepKnob(dir int) {
 		}
 	}
 	v := r.values[next]
+	if r.name == "algorithm" {
+		p.alg = engine.Algorithm(v)
+		m.refresh()
+		return
+	}
 	if err := m.s.Set(r.name, setValue(r.name, v)); err != nil {
 		m.status = err.Error()
 		return

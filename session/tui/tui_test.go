@@ -134,7 +134,9 @@ func TestScreenSchedule(t *testing.T) {
 	screen(t, tm, "the run", has("bfs1: 7 iterations"))
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	screen(t, tm, "the panel", has("schedule · bfs on cpu"))
-	// Down to direction, right to push: the session gets the setting and the panel shows it.
+	// Down past algorithm and engine to direction, right to push: the session gets the
+	// setting and the panel shows it.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
 	s := screen(t, tm, "direction=push", has("set direction=push"))
@@ -155,6 +157,19 @@ func TestScreenPanelFollowsTypedSet(t *testing.T) {
 			t.Errorf("the panel lacks %q:\n%s", want, ansi.Strip(s))
 		}
 	}
+}
+
+func TestSchedulePicksAlgorithm(t *testing.T) {
+	tm, _ := start(t, newFake)
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyF2})
+	screen(t, tm, "the panel", has("schedule · bfs on cpu"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight}) // bfs -> sssp: delta appears
+	s := screen(t, tm, "sssp's knobs", has("schedule · sssp on cpu"))
+	if !strings.Contains(ansi.Strip(s), "delta") {
+		t.Errorf("sssp's delta knob is not listed:\n%s", ansi.Strip(s))
+	}
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	screen(t, tm, "the sssp run", has("sssp1: 7 iterations"))
 }
 
 func TestScreenHelp(t *testing.T) {
