@@ -44,8 +44,10 @@ bench: bench-loader bench-cpu
 bench-cpu:
 	$(GO) test -run '^$$' -bench . -benchtime 8x -timeout 60m ./engine/cpu
 
+# Loader benchmarks: MB/s end to end (file to CSR), peak heap during the load (peakMB) and its
+# ratio to the final CSR (peak/CSR), kron generation; GWLOADER_TRACE=1 prints phase times.
 bench-loader:
-	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 30m ./loader
+	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 30m ./loader ./graph
 
 # CUDA: install the toolkit (Debian non-free nvidia-cuda-toolkit), compile kernels to PTX,
 # build the CUDA binary, build the GPU test binary for the device machine.

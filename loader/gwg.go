@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -99,15 +98,11 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	if err != nil {
 		return fmt.Errorf("loader: %w", err)
 	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	_, err = w.Write(hdr[:])
+	_, err = tmp.Write(hdr[:])
 	for _, p := range pieces {
-		if err == nil {
-			_, err = w.Write(p)
+		if err == nil && len(p) > 0 {
+			_, err = tmp.Write(p)
 		}
-	}
-	if err == nil {
-		err = w.Flush()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
