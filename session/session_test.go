@@ -346,3 +346,29 @@ func TestNames(t *testing.T) {
 	}
 	mustContain(t, "comparison names", do(t, s, out, "results"), "cmp1:", "cmp2:")
 }
+
+// TestAccessorsDuringExec: a view reads the session while a command runs (run with -race).
+func TestAccessorsDuringExec(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "gen k = kron scale=7 degree=4")
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = s.Graphs()
+				_ = s.Results()
+				_, _ = s.Settings()
+				_ = s.LastAlgorithm()
+				_ = s.Complete("run bfs dir")
+			}
+		}
+	}()
+	do(t, s, out, "run bfs; compare bfs direction=push,pull; sweep bfs alpha=5,10; set direction=push")
+	close(stop)
+	<-done
+}
