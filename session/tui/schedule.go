@@ -228,11 +228,16 @@ func (m *model) stepKnob(dir int) {
 func (p *schedPanel) view(w, h int, running bool) string {
 	var b strings.Builder
 	b.WriteString(panelTitle.Render(fmt.Sprintf("schedule · %s on %s", p.alg, p.engineName)) + "\n")
+	hint := "↑↓ knob ←→ value Enter run Esc close"
+	if running {
+		hint = "↑↓ knob ←→ value (running) Esc close"
+	}
+	b.WriteString(keyStyle.Render(ansi.Truncate(hint, w, "…")) + "\n")
 	nameW := 0
 	for _, r := range p.rows {
 		nameW = max(nameW, len(r.name))
 	}
-	lines := 1
+	lines := 2
 	for i, r := range p.rows {
 		cur := p.current(r)
 		mark := "  "
@@ -262,27 +267,32 @@ func (p *schedPanel) view(w, h int, running bool) string {
 		b.WriteString(ansi.Truncate(mark+fmt.Sprintf("%-*s ", nameW, r.name)+vals, w, "…") + "\n")
 		lines++
 	}
-	// The selected knob's doc, why its dimmed values are invalid, and the schedule's state.
+	// The schedule's state, the selected knob's doc, and why its dimmed values are invalid
+	// (values refused for the same reason share one line).
 	var notes []string
-	if p.cursor < len(p.rows) {
-		r := p.rows[p.cursor]
-		notes = append(notes, dimStyle.Render(r.doc))
-		for _, v := range r.values {
-			if why := p.check(r, v); why != "" && v != p.current(r) {
-				notes = append(notes, invalidStyle.UnsetStrikethrough().Render(v+": "+why))
-			}
-		}
-	}
 	if err := p.sched.Validate(p.alg, p.engineName); err != nil {
 		notes = append(notes, errStyle.Render("⚠ "+err.Error()))
 	} else {
 		notes = append(notes, okStyle.Render(fmt.Sprintf("✓ a valid schedule for %s on %s", p.alg, p.engineName)))
 	}
-	hint := "↑↓ knob  ←→ value  Enter run " + string(p.alg) + "  Esc close"
-	if running {
-		hint = "↑↓ knob  ←→ value  (a command is running)  Esc close"
+	if p.cursor < len(p.rows) {
+		r := p.rows[p.cursor]
+		notes = append(notes, dimStyle.Render(r.doc))
+		var order []string
+		byReason := map[string][]string{}
+		for _, v := range r.values {
+			if why := p.check(r, v); why != "" && v != p.current(r) {
+				why = strings.ReplaceAll(why, r.name+"="+v, r.name)
+				if byReason[why] == nil {
+					order = append(order, why)
+				}
+				byReason[why] = append(byReason[why], v)
+			}
+		}
+		for _, why := range order {
+			notes = append(notes, invalidStyle.UnsetStrikethrough().Render(strings.Join(byReason[why], ", ")+": "+why))
+		}
 	}
-	notes = append(notes, keyStyle.Render(hint))
 	b.WriteString("\n")
 	lines++
 	for _, n := range notes {
