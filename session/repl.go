@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/chzyer/readline"
+	"golang.org/x/term"
 )
 
 // REPL is the line REPL: readline with a history file, Ctrl-R search and tab completion.
@@ -130,6 +131,11 @@ func (r *REPL) Run(ctx context.Context) error {
 		interrupted = false
 		if strings.TrimSpace(line) == "" {
 			continue
+		}
+		if f, ok := stdout.(*os.File); ok && r.S.opts.Width > 0 {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+				r.S.opts.Width = w // follow resizes
+			}
 		}
 		cctx, cancel := context.WithCancel(ctx)
 		mu.Lock()
