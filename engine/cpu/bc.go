@@ -36,7 +36,14 @@ import (
 // Time O(V + E) per source; memory five arrays of V. Path counts are float64, so they do not
 // overflow; they round on graphs with astronomically many shortest paths, as in every BC code.
 
-func init() { register(engine.BC, runBC) }
+func init() {
+	register(engine.BC, runBC)
+	registerSpace(engine.BC,
+		engine.Subspace{},
+		engine.Subspace{axis("direction", "auto", "push", "pull"), axis("driven", "data", "topology")},
+		engine.Subspace{axis("direction", "auto"), axis("alpha", "1"), axis("beta", "2")},
+	)
+}
 
 // bcDetailedSources is how many sources get one trace record per level; later sources get one
 // record per phase (a run from every vertex of a big graph would otherwise drown the trace).

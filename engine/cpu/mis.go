@@ -31,7 +31,13 @@ import (
 // undecided, and the rules read the same decision from either value a racing write leaves.
 // Expected O(log V) rounds, O(E) work per round.
 
-func init() { register(engine.MIS, runMIS) }
+func init() {
+	register(engine.MIS, runMIS)
+	registerSpace(engine.MIS,
+		engine.Subspace{},
+		engine.Subspace{axis("sync", "sync", "async"), axis("direction", "push", "pull"), axis("driven", "data", "topology")},
+	)
+}
 
 const (
 	misUndecided uint32 = iota

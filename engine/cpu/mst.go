@@ -30,7 +30,10 @@ import (
 // (a component that found no edge is finished); driven=topology sweeps every vertex and every
 // root each round. An unweighted graph weighs every edge 1. O(log V) rounds of O(E) work.
 
-func init() { register(engine.MST, runMST) }
+func init() {
+	register(engine.MST, runMST)
+	registerSpace(engine.MST, engine.Subspace{}, engine.Subspace{axis("driven", "data", "topology")})
+}
 
 type mstRun struct {
 	r      *Run

@@ -38,7 +38,16 @@ import (
 // [1] Shun and Tangwongsan, "Multicore triangle computations without tuning", ICDE 2015;
 // GAPBS src/tc.cc; Wang et al., Gunrock (TOPC 2017) section 6.
 
-func init() { register(engine.TC, runTC) }
+func init() {
+	register(engine.TC, runTC)
+	registerSpace(engine.TC,
+		engine.Subspace{},
+		engine.Subspace{axis("order", "degree", "id", "none"), axis("relabel", "off"),
+			axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
+		engine.Subspace{axis("order", "degree"), axis("relabel", "on", "auto"),
+			axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
+	)
+}
 
 // tcAdj is a bare adjacency structure (offsets and sorted lists) for the oriented graph.
 type tcAdj struct {

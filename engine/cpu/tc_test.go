@@ -9,6 +9,7 @@ import (
 
 	"github.com/gworkbench/gworkbench/engine"
 	_ "github.com/gworkbench/gworkbench/engine/cpu"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
 	_ "github.com/gworkbench/gworkbench/engine/ref"
 	"github.com/gworkbench/gworkbench/graph"
 	"github.com/gworkbench/gworkbench/loader"
@@ -118,6 +119,12 @@ func moreCheck(t *testing.T, alg engine.Algorithm, p engine.Params, schedules []
 			}
 		}
 	}
+}
+
+// TestConformanceMore runs the engine conformance suite (every schedule of the engine's space
+// on the shared graph matrix, against engine/ref) for tc, bc, mis and mst.
+func TestConformanceMore(t *testing.T) {
+	enginetest.Run(t, "cpu", engine.TC, engine.BC, engine.MIS, engine.MST)
 }
 
 func TestTC(t *testing.T) {
