@@ -186,3 +186,6 @@ func splitByArcs(off []int64, parts int) []int {
 	}
 	return append(b, n)
 }
+
+// workersFor is the number of goroutines graph computations use.
+func workersFor() int { return runtime.GOMAXPROCS(0) }

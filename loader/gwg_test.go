@@ -158,3 +158,26 @@ func TestCache(t *testing.T) {
 		t.Errorf("after the rebuild: not from cache, note %q", f.Origin.Note)
 	}
 }
+
+// TestGWGOptions applies the options that still mean something to a .gwg file.
+func TestGWGOptions(t *testing.T) {
+	g := mustLoad(t, filepath.Join(graphsDir, "rome99.gr"), DefaultOptions())
+	path := filepath.Join(t.TempDir(), "r.gwg")
+	if err := WriteGWG(path, g); err != nil {
+		t.Fatal(err)
+	}
+	u := mustLoad(t, path, opts(func(o *Options) { o.Direction = "undirected" }))
+	want := mustLoad(t, filepath.Join(graphsDir, "rome99.gr"), opts(func(o *Options) { o.Direction = "undirected" }))
+	if u.Directed || u.NumArcs() != want.NumArcs() {
+		t.Errorf("undirected .gwg: directed=%v arcs %d, want %d", u.Directed, u.NumArcs(), want.NumArcs())
+	}
+	w := mustLoad(t, path, opts(func(o *Options) { o.Weights = "uniform:1:5" }))
+	for _, x := range w.Weights {
+		if x < 1 || x > 5 {
+			t.Fatalf("weight %d", x)
+		}
+	}
+	if d := mustLoad(t, path, opts(func(o *Options) { o.Weights = "drop" })); d.Weighted() {
+		t.Error("weights=drop kept weights")
+	}
+}

@@ -27,7 +27,11 @@ func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
 		format = formatByExt(path)
 	}
 	if format == "gwg" {
-		return ReadGWG(path)
+		g, err := ReadGWG(path)
+		if err != nil {
+			return nil, err
+		}
+		return reshape(ctx, g, o)
 	}
 	var cachePath, cacheNote string
 	if o.cache {
@@ -310,4 +314,51 @@ func gzipError(name string, err error, line, off int64) error {
 
 func formatList() string {
 	return "Matrix Market .mtx, SNAP/GAPBS edge list, DIMACS/PACE .gr, METIS .graph, .gwg; optionally .gz"
+}
+
+// reshape applies to an already built graph (a .gwg file) the options that still apply: a
+// direction change and weights. Self-loops and duplicates were settled when it was built.
+func reshape(ctx context.Context, g *graph.CSR, o *options) (*graph.CSR, error) {
+	if o.direction == "undirected" && g.Directed {
+		n := g.NumVertices()
+		var blocks []*edgeBlock
+		for _, r := range splitRangeByArcs(g.Offsets, max(1, int(g.NumArcs()/genBlock))) {
+			b := &edgeBlock{dst: g.Neighbors[g.Offsets[r[0]]:g.Offsets[r[1]]]}
+			if g.Weights != nil {
+				b.w = g.Weights[g.Offsets[r[0]]:g.Offsets[r[1]]]
+			}
+			for v := r[0]; v < r[1]; v++ {
+				if d := g.Offsets[v+1] - g.Offsets[v]; d > 0 {
+					b.runs = append(b.runs, srcRun{uint32(v), uint32(d)})
+				}
+			}
+			blocks = append(blocks, b)
+		}
+		h, st, err := buildCSR(ctx, blocks, buildSpec{n: n, symmetrize: true, keepLoops: true, keepDups: o.keepDups, weighted: g.Weights != nil})
+		if err != nil {
+			return nil, err
+		}
+		h.Origin = g.Origin
+		h.Origin.DirectionAssumed = "told: undirected (symmetrized)"
+		h.Origin.Symmetrized = true
+		h.Origin.DuplicatesRemoved += st.dupArcs / 2
+		g = h
+	} else if o.direction == "directed" && !g.Directed {
+		h := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: g.Weights, Directed: true, Origin: g.Origin}
+		h.Origin.DirectionAssumed = "told: directed (every edge gives both arcs)"
+		g = h
+	}
+	applyWeights(g, o.weights, o.seed)
+	return g, nil
+}
+
+// splitRangeByArcs cuts the vertices into about parts ranges [lo, hi) of similar arc counts,
+// never splitting a vertex's list (a run must fit in uint32).
+func splitRangeByArcs(off []int64, parts int) [][2]int {
+	b := splitByArcs(off, parts)
+	out := make([][2]int, 0, len(b)-1)
+	for i := 0; i+1 < len(b); i++ {
+		out = append(out, [2]int{b[i], b[i+1]})
+	}
+	return out
 }
