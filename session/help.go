@@ -12,7 +12,7 @@ func cmdHelp(ec *execCtx) error {
 	if len(ec.args) == 0 {
 		s.printf("Commands (one per line; ';' separates, '#' starts a comment; help COMMAND for more):\n")
 		for _, c := range commands {
-			s.printf("  %-11s %s\n", s.paint(ansiBold, c.name), c.summary)
+			s.printf("  %s %s\n", s.paint(ansiBold, fmt.Sprintf("%-11s", c.name)), c.summary)
 		}
 		s.printf("Algorithms: %s. Knobs: knobs [ALGO]. Names: graphs and results are named; last is the latest result.\n", algNames(engine.Algorithms()))
 		return nil

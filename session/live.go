@@ -45,7 +45,13 @@ func (lp *livePrinter) record(rec engine.Record) {
 		lp.header = true
 		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "time")))
 	}
-	s.printf("%s\n", s.recordLine(rec))
+	if rec.Kind == engine.SwitchRecord {
+		for _, l := range wrapWords(s.switchText(rec), s.opts.Width-4) {
+			s.printf("  %s\n", s.paint(ansiYellow, l))
+		}
+	} else {
+		s.printf("%s\n", s.recordLine(rec))
+	}
 	lp.shown++
 }
 
@@ -71,11 +77,7 @@ func liveStep(iter int) int {
 func (s *Session) recordLine(rec engine.Record) string {
 	switch rec.Kind {
 	case engine.SwitchRecord:
-		sw := rec.Switch
-		if sw == nil {
-			return "  " + s.paint(ansiYellow, "switch "+rec.Note)
-		}
-		return "  " + s.paint(ansiYellow, fmt.Sprintf("switch %s %s -> %s: %s", sw.What, sw.From, sw.To, switchReason(sw)))
+		return "  " + s.paint(ansiYellow, s.switchText(rec))
 	case engine.PhaseRecord:
 		return "  " + s.paint(ansiCyan, "phase "+rec.Phase)
 	}
@@ -110,4 +112,13 @@ func switchReason(sw *engine.Switch) string {
 		return fmt.Sprintf("%s %s %s %s %s", sw.Lhs.Name, fmtFloat(sw.Lhs.Value), sw.Op, sw.Rhs.Name, fmtFloat(sw.Rhs.Value))
 	}
 	return ""
+}
+
+// switchText describes a switch record in one line.
+func (s *Session) switchText(rec engine.Record) string {
+	sw := rec.Switch
+	if sw == nil {
+		return "switch " + rec.Note
+	}
+	return fmt.Sprintf("switch %s %s -> %s: %s", sw.What, sw.From, sw.To, switchReason(sw))
 }

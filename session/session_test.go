@@ -372,3 +372,34 @@ func TestAccessorsDuringExec(t *testing.T) {
 	close(stop)
 	<-done
 }
+
+func TestColorAndProgress(t *testing.T) {
+	var out bytes.Buffer
+	s := New(Options{Out: &out, Color: true, Interactive: true, Width: 80})
+	g, _ := loader.FromEdges(3, []loader.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, false)
+	s.AddGraph("p", g, "")
+	if err := s.Exec(context.Background(), "run bfs src=0; compare bfs direction=push,pull"); err != nil {
+		t.Fatal(err)
+	}
+	o := out.String()
+	if !strings.Contains(o, "\x1b[1;32mbfs1") && !strings.Contains(o, "\x1b[1m\x1b[32mbfs1") {
+		t.Errorf("no colour on a terminal:\n%q", o)
+	}
+	if !strings.Contains(o, "\r\x1b[K  compare 2/2") {
+		t.Errorf("no progress line on a terminal:\n%q", o)
+	}
+	for _, l := range strings.Split(o, "\n") {
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		if w := len([]rune(ansiRE.ReplaceAllString(l, ""))); w > 80 {
+			t.Errorf("line wider than 80 (%d): %q", w, l)
+		}
+	}
+	// Not a terminal: no escapes at all.
+	s2, out2 := newTest(t)
+	do(t, s2, out2, "run bfs src=0; compare bfs direction=push,pull; help")
+	if strings.Contains(out2.String(), "\x1b") {
+		t.Errorf("escapes in plain output")
+	}
+}

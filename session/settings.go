@@ -173,13 +173,13 @@ func showSettings(s *Session) error {
 	s.printf("engine  %s\ngraph   %s\nlive    %s\n", s.paint(ansiBold, engineName), cur, live)
 	s.printf("schedule (defaults for every run; a run's own knobs override them)\n")
 	for _, k := range engine.Knobs() {
-		v := sched.Get(k.Name)
+		v := fmt.Sprintf("%-10s", sched.Get(k.Name))
 		mark := " "
-		if v != k.Default {
+		if sched.Get(k.Name) != k.Default {
 			mark = "*"
 			v = s.paint(ansiBold, v)
 		}
-		s.printf("  %s%-10s %-10s %s\n", mark, k.Name, v, s.paint(ansiDim, knobScope(k)))
+		s.printf("  %s%-10s %s %s\n", mark, k.Name, v, s.paint(ansiDim, knobScope(k)))
 	}
 	s.printf("parameters\n")
 	def := engine.DefaultParams()
