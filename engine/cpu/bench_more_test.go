@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/graph"
 	"github.com/gworkbench/gworkbench/loader"
 )
@@ -39,11 +41,11 @@ func moreGen(kind string, kv map[string]string) func() (*graph.CSR, error) {
 }
 
 func moreRoad() (*graph.CSR, error) {
-	path := "../../testdata/graphs/NY.gr"
-	if _, err := os.Stat(path); err != nil {
-		path = "/work/shared/data/NY.gr"
+	path := enginetest.FindGraph("NY.gr") // testdata/graphs, else ../shared/data
+	if path == "" {
+		return nil, fmt.Errorf("NY.gr is in neither testdata/graphs nor ../shared/data")
 	}
-	return loader.Load(context.Background(), path, loader.DefaultOptions())
+	return enginetest.LoadGraph(path)
 }
 
 var (
