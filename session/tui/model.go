@@ -63,7 +63,7 @@ type model struct {
 
 	transcript []string // output lines, the last one possibly unfinished
 	out        viewport.Model
-	cmdStart   int // transcript line where the running command's output starts
+	cmdOut     strings.Builder // the running command's output, whole, for the pager
 
 	pager      viewport.Model
 	pagerTitle string
@@ -169,15 +169,23 @@ func (m *model) applyFeed(items []any) {
 		return
 	}
 	now := m.now()
+	follow := m.following()
 	for _, it := range items {
 		switch it := it.(type) {
 		case outputChunk:
-			m.appendOutput(string(it))
+			m.addText(string(it))
+			if m.running && m.cmdOut.Len() < maxPagerBytes {
+				m.cmdOut.WriteString(string(it))
+			}
 		default:
 			m.applyEvent(it, now)
 		}
 	}
+	m.syncOut(follow)
 }
+
+// maxPagerBytes bounds the output a command keeps for the pager.
+const maxPagerBytes = 64 << 20
 
 // submit runs a command line off the UI goroutine.
 func (m *model) submit(line string) tea.Cmd {
@@ -198,7 +206,7 @@ func (m *model) submit(line string) tea.Cmd {
 	m.status = ""
 	m.endLine()
 	m.appendOutput(cmdStyle.Render("› "+line) + "\n")
-	m.cmdStart = len(m.transcript) - 1
+	m.cmdOut.Reset()
 	m.out.GotoBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.running, m.runningLine, m.cancel, m.cancelled = true, line, cancel, false
@@ -236,7 +244,7 @@ func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
 	// trace, compare and sweep tables open in the pager when they do not fit.
 	word := strings.ToLower(strings.Fields(msg.line + " x")[0])
 	if msg.err == nil && (word == "trace" || word == "compare" || word == "sweep") {
-		body := strings.Join(m.transcript[min(m.cmdStart+1, len(m.transcript)):], "\n")
+		body := strings.TrimRight(m.cmdOut.String(), "\n")
 		if strings.Count(body, "\n") > m.out.Height()-2 {
 			m.openPager(msg.line, body)
 		}
@@ -251,14 +259,26 @@ func (m *model) refresh() {
 	m.sched.load(m.s)
 }
 
-// appendOutput adds text to the transcript, continuing an unfinished last line. A carriage
+// appendOutput adds text to the transcript and shows it.
+func (m *model) appendOutput(text string) {
+	follow := m.following()
+	m.addText(text)
+	m.syncOut(follow)
+}
+
+// following reports whether the output view shows the end of the transcript, and so should
+// keep showing it as lines arrive.
+func (m *model) following() bool {
+	return m.out.AtBottom() || m.out.TotalLineCount() <= m.out.Height()
+}
+
+// addText adds text to the transcript, continuing an unfinished last line. A carriage
 // return starts the line again and erase-line codes are dropped, so progress lines that
 // redraw themselves ("\r\x1b[K...") update in place.
-func (m *model) appendOutput(text string) {
+func (m *model) addText(text string) {
 	if text == "" {
 		return
 	}
-	follow := m.out.AtBottom() || m.out.TotalLineCount() <= m.out.Height()
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\x1b[K", "")
 	for i, seg := range strings.Split(text, "\n") {
 		if i > 0 || len(m.transcript) == 0 {
@@ -271,10 +291,13 @@ func (m *model) appendOutput(text string) {
 			*last += seg
 		}
 	}
-	if over := len(m.transcript) - maxTranscript; over > 0 {
+	if over := len(m.transcript) - maxTranscript; over > maxTranscript/10 {
 		m.transcript = append(m.transcript[:0], m.transcript[over:]...)
-		m.cmdStart = max(0, m.cmdStart-over)
 	}
+}
+
+// syncOut hands the transcript to the output view.
+func (m *model) syncOut(follow bool) {
 	m.out.SetContentLines(m.transcript)
 	if follow {
 		m.out.GotoBottom()
