@@ -37,10 +37,10 @@ func (m *model) applyEvent(e session.Event, now time.Time) {
 		}
 		runs := l.runs + 1
 		*l = liveRun{alg: e.Algorithm, engineName: e.Engine, graph: e.Graph, started: now, runs: runs}
-		for _, g := range m.graphs {
-			if g.Name == e.Graph && g.G != nil {
-				l.vertices = g.G.NumVertices()
-			}
+		l.vertices = m.graphSize(e.Graph)
+		if l.vertices == 0 { // made by an earlier command of the same line: look again
+			m.graphs = m.s.Graphs()
+			l.vertices = m.graphSize(e.Graph)
 		}
 		if e.Algorithm.Traversal() {
 			l.reached = 1
@@ -75,4 +75,14 @@ func (l *liveRun) progress() (float64, bool) {
 		return 0, false
 	}
 	return min(1, float64(l.reached)/float64(l.vertices)), true
+}
+
+// graphSize returns the number of vertices of the named graph, 0 if unknown.
+func (m *model) graphSize(name string) int {
+	for _, g := range m.graphs {
+		if g.Name == name && g.G != nil {
+			return g.G.NumVertices()
+		}
+	}
+	return 0
 }
