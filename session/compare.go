@@ -314,7 +314,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		return s.writeJSONLine(comparisonToJSON(c))
 	}
 	s.printf("%s\n", s.paint(ansiBold, c.name+": "+c.title))
-	headers := append(append([]string{}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
+	headers := append(append([]string{"#"}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
 	base := -1
 	for i, row := range c.rows {
 		if row.r != nil {
@@ -325,7 +325,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	var rows [][]string
 	var notes []string
 	for i, row := range c.rows {
-		cells := append([]string{}, row.values...)
+		cells := append([]string{fmt.Sprintf("%s.%d", c.name, i+1)}, row.values...)
 		if row.r == nil {
 			cells = append(cells, "-", "-", "-", "-", "-", "-")
 			notes = append(notes, fmt.Sprintf("  %s: %s", c.label(i), row.status))
@@ -346,7 +346,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	}
 	s.printf("%s", s.table(headers, rows))
 	if base > 0 {
-		s.printf("speed-up is against row %d, the first that ran\n", base+1)
+		s.printf("speed-up is against %s.%d, the first that ran\n", c.name, base+1)
 	}
 	for _, n := range notes {
 		s.printf("%s\n", n)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -264,9 +265,14 @@ func (s *Session) resultNames(withComparisons bool) []string {
 	for _, r := range s.results {
 		out = append(out, r.name)
 	}
-	if withComparisons {
-		for _, c := range s.comparisons {
+	for _, c := range s.comparisons {
+		if withComparisons {
 			out = append(out, c.name)
+		}
+		for i, row := range c.rows {
+			if row.r != nil {
+				out = append(out, fmt.Sprintf("%s.%d", c.name, i+1))
+			}
 		}
 	}
 	return out

@@ -229,3 +229,18 @@ func TestOpenMovedGraph(t *testing.T) {
 		t.Errorf("open: %s", out2.String())
 	}
 }
+
+func TestComparisonRows(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "compare bfs direction=push,pull src=0")
+	mustContain(t, "trace row", do(t, s, out, "trace cmp1.2"), "cmp1.2: bfs on p [cpu]", "pull")
+	mustContain(t, "verify row", do(t, s, out, "verify cmp1.1"), "cmp1.1: bfs agrees")
+	for line, want := range map[string]string{
+		"trace cmp1":   "cmp1 is a compare of 2 runs: name one of them, cmp1.1 to cmp1.2",
+		"trace cmp1.3": "cmp1 has rows cmp1.1 to cmp1.2",
+	} {
+		if err := s.Exec(context.Background(), line); err == nil || err.Error() != "trace: "+want {
+			t.Errorf("%s: got %v, want %q", line, err, want)
+		}
+	}
+}

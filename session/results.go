@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/gworkbench/gworkbench/engine"
 )
@@ -34,14 +36,15 @@ func cmdResults(ec *execCtx) error {
 	return nil
 }
 
-// result returns the named result ("" or "last" = the most recent).
+// result returns the named result ("" or "last" = the most recent). A row of a comparison is
+// named NAME.N (cmp1.2 is the second row of cmp1).
 func (s *Session) result(name string) (*resultItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.results) == 0 {
-		return nil, fmt.Errorf("no results yet: run one first (run bfs)")
-	}
 	if name == "" || name == "last" {
+		if len(s.results) == 0 {
+			return nil, fmt.Errorf("no results yet: run one first (run bfs)")
+		}
 		return s.results[len(s.results)-1], nil
 	}
 	var names []string
@@ -50,6 +53,25 @@ func (s *Session) result(name string) (*resultItem, error) {
 			return r, nil
 		}
 		names = append(names, r.name)
+	}
+	for _, c := range s.comparisons {
+		if c.name == name {
+			return nil, fmt.Errorf("%s is a %s of %d runs: name one of them, %s.1 to %s.%d", name, c.kind, len(c.rows), name, name, len(c.rows))
+		}
+		if rest, ok := strings.CutPrefix(name, c.name+"."); ok {
+			i, err := strconv.Atoi(rest)
+			if err != nil || i < 1 || i > len(c.rows) {
+				return nil, fmt.Errorf("%s has rows %s.1 to %s.%d", c.name, c.name, c.name, len(c.rows))
+			}
+			row := c.rows[i-1]
+			if row.r == nil {
+				return nil, fmt.Errorf("%s did not run: %s", name, row.status)
+			}
+			return &resultItem{name: name, r: row.r, times: row.times, g: row.g, verified: row.verified, restored: row.g == nil}, nil
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no results yet: run one first (run bfs)")
 	}
 	return nil, fmt.Errorf("no result %q%s (results: %s)", name, engine.DidYouMean(name, names), listOrNone(names))
 }
