@@ -137,6 +137,10 @@ func cmdTune(ec *execCtx) error {
 	if !s.text() {
 		return s.writeJSONLine(comparisonToJSON(c))
 	}
+	index := map[*compareRow]int{}
+	for i, row := range c.rows {
+		index[row] = i + 1
+	}
 	rows := slices.Clone(c.rows)
 	sort.SliceStable(rows, func(i, j int) bool {
 		if (rows[i].r == nil) != (rows[j].r == nil) {
@@ -150,14 +154,15 @@ func cmdTune(ec *execCtx) error {
 		if i == 15 {
 			break
 		}
+		id := fmt.Sprintf("%s.%d", c.name, index[row])
 		if row.r == nil {
-			table = append(table, []string{row.values[0], "-", "-", "-", row.status})
+			table = append(table, []string{id, row.values[0], "-", "-", "-", row.status})
 			continue
 		}
 		sp := float64(baseRow.r.Summary.Time) / float64(max(row.r.Summary.Time, 1))
-		table = append(table, []string{row.values[0], fmtMS(row.r.Summary.Time), fmtGTEPS(row.r.Summary.GTEPS), fmt.Sprintf("%.2fx", sp), row.verified})
+		table = append(table, []string{id, row.values[0], fmtMS(row.r.Summary.Time), fmtGTEPS(row.r.Summary.GTEPS), fmt.Sprintf("%.2fx", sp), row.verified})
 	}
-	s.printf("%s", s.table([]string{"schedule (changes from auto)", "time", "GTEPS", "vs start", "verified"}, table))
+	s.printf("%s", s.table([]string{"#", "schedule (changes from auto)", "time", "GTEPS", "vs start", "verified"}, table))
 	if len(rows) > 15 {
 		s.printf("(%d more: export %s csv FILE lists them all)\n", len(rows)-15, c.name)
 	}
