@@ -143,3 +143,11 @@ func wrapWords(text string, width int) []string {
 	}
 	return append(lines, cur)
 }
+
+// fmtCounter formats a trace counter; a negative one is one the engine did not measure.
+func fmtCounter(n int64) string {
+	if n < 0 {
+		return "-"
+	}
+	return fmtCount(n)
+}

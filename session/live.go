@@ -90,7 +90,7 @@ func (s *Session) recordLine(rec engine.Record) string {
 	default:
 		dir = fmt.Sprintf("%-4s", dir)
 	}
-	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCount(rec.InVertices), fmtCount(rec.InEdges), fmtCount(rec.OutVertices), fmtMS(rec.Time))
+	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCounter(rec.InVertices), fmtCounter(rec.InEdges), fmtCounter(rec.OutVertices), fmtMS(rec.Time))
 	note := rec.Note
 	if len(rec.Kernels) > 0 {
 		if note != "" {

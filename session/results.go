@@ -124,8 +124,8 @@ func (s *Session) traceTable(t engine.Trace) string {
 				note += kernelsText(rec.Kernels)
 			}
 			rows = append(rows, []string{fmt.Sprint(rec.Iter), rec.Direction.String(), rec.Mode.String(),
-				fmtCount(rec.InVertices), fmtCount(rec.InEdges), fmtCount(rec.OutVertices), fmtCount(rec.Duplicates),
-				fmtCount(rec.EdgesScanned), fmtMS(rec.Time), note})
+				fmtCounter(rec.InVertices), fmtCounter(rec.InEdges), fmtCounter(rec.OutVertices), fmtCounter(rec.Duplicates),
+				fmtCounter(rec.EdgesScanned), fmtMS(rec.Time), note})
 		}
 	}
 	return s.table([]string{"iter", "dir", "mode", "in", "in edges", "out", "dups", "scanned", "time", "note"}, rows)
