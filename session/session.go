@@ -175,11 +175,14 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 	s.out = io.MultiWriter(s.opts.Out, &buf)
 	var res *engine.Result
 	ec := &execCtx{ctx: ctx, s: s, args: words[1:], line: c, result: &res}
-	err = cmd.run(ec)
+	err = runCommand(cmd, ec)
 	s.out = s.opts.Out
 	if err == nil || !errors.Is(err, ErrQuit) {
 		s.mu.Lock()
 		out := buf.String()
+		if len(out) > maxRecordedOutput {
+			out = out[:maxRecordedOutput/2] + "\n[... output cut ...]\n" + out[len(out)-maxRecordedOutput/2:]
+		}
 		if err != nil {
 			out += "error: " + err.Error() + "\n"
 		}
@@ -187,6 +190,19 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 		s.mu.Unlock()
 	}
 	return err
+}
+
+// maxRecordedOutput caps the output of one command kept for the report.
+const maxRecordedOutput = 1 << 20
+
+// runCommand runs a handler; a panic in it (a bug) becomes an error, so the session goes on.
+func runCommand(cmd *command, ec *execCtx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: internal error: %v (the session goes on; please report this)", cmd.name, p)
+		}
+	}()
+	return cmd.run(ec)
 }
 
 // execCtx is what a command handler gets.
