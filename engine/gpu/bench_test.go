@@ -225,7 +225,7 @@ func logTrace(logf func(string, ...any), res *engine.Result) {
 			}
 			continue
 		}
-		if shown++; shown > 12 {
+		if shown++; shown > 12 && os.Getenv("GW_BENCH_TRACE") != "all" {
 			continue
 		}
 		var ks []string

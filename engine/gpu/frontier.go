@@ -117,6 +117,13 @@ func (r *run) step(sp *stepSpec) error {
 	a.off, a.nbr, a.wt, a.n, a.m = c.off.addr(), c.nbr.addr(), c.wt.addr(), int64(c.n), c.m
 	a.outOff, a.ctr = r.dg.out.off.addr(), r.ctl.addr()
 	lb := r.s.LB
+	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
+	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
+	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge &&
+		sp.in.count > 0 && sp.in.count <= 64 && sp.in.edges >= 1<<14 {
+		lb = engine.LBEdge
+		r.note = "few rows with many edges: split evenly (edge-balanced) this step"
+	}
 	if lb == engine.LBCOO {
 		if err := r.rows(c); err != nil {
 			return err
@@ -163,7 +170,7 @@ func (r *run) step(sp *stepSpec) error {
 			}
 			a.inKind, a.inBools = kBoolmap, m.addr()
 		case lb == engine.LBEdge:
-			if err := r.edgeScan(in, &a); err != nil {
+			if err := r.edgeScanLB(in, &a); err != nil {
 				return err
 			}
 		}
@@ -324,7 +331,7 @@ func (r *run) queueToMem(f *frontier, kind int, name string) (buffer, error) {
 
 // edgeScan prepares lb=edge: the rows as a queue (compacting a bitmap or boolmap) and the
 // exclusive scan of their degrees.
-func (r *run) edgeScan(in *frontier, a *kargs) error {
+func (r *run) edgeScanLB(in *frontier, a *kargs) error {
 	qAddr, lenAddr, cnt := a.inQ, a.inLen, in.count
 	if in.kind != kQueue {
 		tq, err := r.buf("rowq", int64(r.n)*4, false)

@@ -12,7 +12,7 @@ import (
 )
 
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
-const fuseChunk = 8192
+const fuseChunk = 1024
 
 // fusedState is what a fused loop carries between launches.
 type fusedState struct {

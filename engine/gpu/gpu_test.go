@@ -159,7 +159,7 @@ func TestCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	req := engine.Request{Graph: g, Algorithm: engine.BFS, Params: engine.DefaultParams(),
+	req := engine.Request{Graph: g, Algorithm: engine.BFS, Params: engine.DefaultParams(), Schedule: engine.Schedule{Fuse: engine.FuseOff},
 		Observer: func(engine.Record) {
 			if n++; n == 3 {
 				cancel()

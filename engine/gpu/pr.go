@@ -35,7 +35,7 @@ func pr(r *run) error {
 	if err != nil {
 		return err
 	}
-	next, err := r.values("next")
+	next, err := r.values8("next")
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func pr(r *run) error {
 	data := s.Driven == engine.Data
 	var resid buffer
 	if data {
-		if resid, err = r.values("resid"); err != nil {
+		if resid, err = r.values8("resid"); err != nil {
 			return err
 		}
 		a.resid = resid.addr()
@@ -76,12 +76,12 @@ func pr(r *run) error {
 			return err
 		}
 		if data {
-			rs := make([]float32, r.n)
+			rs := make([]float64, r.n)
 			if err := download(rs, resid); err != nil {
 				return err
 			}
 			for i := range f {
-				f[i] += rs[i]
+				f[i] = float32(float64(f[i]) + rs[i])
 			}
 		}
 		sum := 0.0

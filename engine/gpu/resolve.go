@@ -36,16 +36,8 @@ func (r *run) resolve() error {
 	if err := resolveFuse(&s, alg, p.Diameter); err != nil {
 		return err
 	}
-	skew := float64(p.MaxDegree) / max(p.AvgDegree, 1)
 	if s.LB == engine.LBAuto {
-		switch {
-		case p.AvgDegree < 5 && skew < 64:
-			s.LB = engine.LBThread
-		case skew < 8:
-			s.LB = engine.LBWarp
-		default:
-			s.LB = engine.LBTWC
-		}
+		s.LB = autoLB(alg, p.AvgDegree, s.Fuse == engine.FuseOn)
 	}
 	if s.Update == engine.UpdateAuto && alg != engine.PR {
 		s.Update = engine.RMW
@@ -127,6 +119,24 @@ func (r *run) resolve() error {
 	r.s = s
 	r.res.Schedule = s
 	return nil
+}
+
+// autoLB picks the load balancer from the degrees, as measured on an H200 (NOTES.md): TWC
+// (Merrill; Gunrock) wherever degrees are high or skewed; on sparse meshes (average degree
+// under 5, road networks) a warp per vertex for the traversals, whose frontiers are a few
+// hundred vertices that a thread each would walk serially, and a thread per vertex for the
+// all-vertex sweeps of CC.
+func autoLB(alg engine.Algorithm, avgDeg float64, fused bool) engine.LoadBalance {
+	if avgDeg >= 5 {
+		return engine.LBTWC
+	}
+	switch alg {
+	case engine.BFS, engine.SSSP:
+		return engine.LBWarp
+	case engine.CC:
+		return engine.LBThread
+	}
+	return engine.LBTWC
 }
 
 // resolveData fills the knobs of a data-driven traversal.

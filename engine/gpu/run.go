@@ -141,6 +141,7 @@ type run struct {
 	iter    int
 	iterT   time.Time
 	tag     uint32
+	note    string // added to the next iteration record's note
 	collect func() error
 }
 
@@ -430,6 +431,13 @@ func (r *run) emit(rec engine.Record) error {
 		rec.Iter = r.iter
 		rec.Time = time.Since(r.iterT)
 		r.iter++
+		if r.note != "" {
+			if rec.Note != "" {
+				rec.Note += "; "
+			}
+			rec.Note += r.note
+			r.note = ""
+		}
 	} else {
 		rec.Iter = r.iter
 	}
@@ -467,6 +475,18 @@ var Poison bool
 // values returns a per-vertex value buffer of n 4-byte entries, poisoned when Poison is set.
 func (r *run) values(name string) (buffer, error) {
 	b, err := r.buf(name, int64(r.n)*4, false)
+	if err != nil {
+		return b, err
+	}
+	if Poison {
+		return b, memset8(b, 0xA5, b.bytes)
+	}
+	return b, nil
+}
+
+// values8 is values for 8-byte entries.
+func (r *run) values8(name string) (buffer, error) {
+	b, err := r.buf(name, int64(r.n)*8, false)
 	if err != nil {
 		return b, err
 	}

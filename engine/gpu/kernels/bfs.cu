@@ -44,6 +44,11 @@ struct BfsPull {
     }
 };
 
+template <>
+struct TwcLimits<BfsPull> {
+    static constexpr int warp = 256, cta = 4096;
+};
+
 // bfs_push_<lb>: one top-down step.
 ENTRIES(bfs_push, BfsPush)
 // bfs_pull_<lb>: one bottom-up step.

@@ -41,9 +41,9 @@ struct Args {
     int* val;
     const int* val_in;
     float* rank;
-    float* rank_next;
+    double* rank_next;  // PageRank sums, in double: a vertex of 100,000 in-edges sums that many terms
     float* contrib;
-    float* resid;
+    double* resid;
     // 3. Input frontier.
     i64 in_kind;
     const u32* in_q;
@@ -302,8 +302,16 @@ __device__ void lb_cta(const Args& a, Shared& sh, Local& st, F& f) {
     }
 }
 
-// lb_twc: thread/warp/CTA by degree (Merrill; Gunrock TWC). Rows of degree >= BLOCK are taken
-// by the whole block, >= 32 by a warp, the rest by their own thread.
+// TwcLimits are lb_twc's degree thresholds for a functor: a warp takes rows of at least `warp`
+// edges, the block rows of at least `cta`. A functor that stops a row early (bottom-up BFS)
+// raises them, since its rows are mostly cut short after an edge or two.
+template <class F>
+struct TwcLimits {
+    static constexpr int warp = 32, cta = BLOCK;
+};
+
+// lb_twc: thread/warp/CTA by degree (Merrill; Gunrock TWC). Rows of degree >= cta are taken
+// by the whole block, >= warp by a warp, the rest by their own thread.
 template <class F>
 __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
     u32 cnt = in_count(a);
@@ -321,7 +329,7 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
         while (true) {
             if (threadIdx.x == 0) sh.flag = -1;
             __syncthreads();
-            if (end - b >= BLOCK) sh.flag = threadIdx.x;
+            if (end - b >= TwcLimits<F>::cta) sh.flag = threadIdx.x;
             __syncthreads();
             int owner = sh.flag;
             if (owner < 0) break;
@@ -342,7 +350,7 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
         }
         /// 2. Warp: rows with 32 or more edges.
         while (true) {
-            unsigned want = __ballot_sync(0xffffffffu, end - b >= 32);
+            unsigned want = __ballot_sync(0xffffffffu, end - b >= TwcLimits<F>::warp);
             if (!want) break;
             int leader = __ffs(want) - 1;
             u32 rr = __shfl_sync(0xffffffffu, r, leader);

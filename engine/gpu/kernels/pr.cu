@@ -15,14 +15,14 @@ __device__ __forceinline__ float out_deg(const Args& a, u32 v) { return (float)(
 
 
 // Row reduction helpers for the pull sweep.
-__device__ __forceinline__ float warp_sum(float x) {
+__device__ __forceinline__ double warp_sum(double x) {
     for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
     return x;
 }
 
 // pr_set writes the new rank of v and accumulates |change|.
-__device__ __forceinline__ void pr_set(const Args& a, u32 v, float sum, double* err) {
-    float nr = (float)a.base + (float)a.damping * sum;
+__device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, double* err) {
+    float nr = (float)(a.base + a.damping * sum);
     float old = a.rank[v];
     *err += fabs((double)nr - (double)old);
     if (a.update == 1) {  // update=1 here means Gauss-Seidel (sync=async): in place
@@ -43,8 +43,8 @@ __device__ __forceinline__ void err_flush(const Args& a, double e) {
     if (threadIdx.x == 0 && s != 0) atomicAdd(a.err, s);
 }
 
-__device__ __forceinline__ float row_sum_thread(const Args& a, u32 v) {
-    float s = 0;
+__device__ __forceinline__ double row_sum_thread(const Args& a, u32 v) {
+    double s = 0;
     for (i64 e = a.off[v]; e < a.off[v + 1]; e++) s += a.contrib[a.nbr[e]];
     return s;
 }
@@ -52,12 +52,9 @@ __device__ __forceinline__ float row_sum_thread(const Args& a, u32 v) {
 // pr_pull_thread: one vertex per thread.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_thread(const Args a) {
     double err = 0;
-    u64 edges = 0;
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
-        edges += a.off[v + 1] - a.off[v];
         pr_set(a, (u32)v, row_sum_thread(a, (u32)v), &err);
     }
-    if (edges) atomicAdd(&a.ctr[CEdges], edges);
     err_flush(a, err);
 }
 
@@ -68,7 +65,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_warp(const Args a) {
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
     for (i64 v = w; v < a.n; v += nw) {
         i64 b = a.off[v], end = a.off[v + 1];
-        float s = 0;
+        double s = 0;
         for (i64 e = b + lane; e < end; e += 32) s += a.contrib[a.nbr[e]];
         s = warp_sum(s);
         if (lane == 0) pr_set(a, (u32)v, s, &err);
@@ -76,13 +73,13 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_warp(const Args a) {
     err_flush(a, err);
 }
 
-__device__ __forceinline__ float block_sum(float x, float* tmp) {
+__device__ __forceinline__ double block_sum(double x, double* tmp) {
     x = warp_sum(x);
     int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
     __syncthreads();
     if (lane == 0) tmp[wid] = x;
     __syncthreads();
-    float s = 0;
+    double s = 0;
     if (threadIdx.x < 32) {
         s = threadIdx.x < WARPS_PER_BLOCK ? tmp[threadIdx.x] : 0.f;
         s = warp_sum(s);
@@ -92,10 +89,10 @@ __device__ __forceinline__ float block_sum(float x, float* tmp) {
 
 // pr_pull_cta: one vertex per thread block.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_cta(const Args a) {
-    __shared__ float tmp[WARPS_PER_BLOCK];
+    __shared__ double tmp[WARPS_PER_BLOCK];
     double err = 0;
     for (i64 v = blockIdx.x; v < a.n; v += gridDim.x) {
-        float s = 0;
+        double s = 0;
         for (i64 e = a.off[v] + threadIdx.x; e < a.off[v + 1]; e += blockDim.x) s += a.contrib[a.nbr[e]];
         s = block_sum(s, tmp);
         if (threadIdx.x == 0) pr_set(a, (u32)v, s, &err);
@@ -106,7 +103,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_cta(const Args a) {
 // pr_pull_twc: vertices of in-degree >= BLOCK summed by the block, >= 32 by a warp, the rest
 // by their own thread.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
-    __shared__ float tmp[WARPS_PER_BLOCK];
+    __shared__ double tmp[WARPS_PER_BLOCK];
     __shared__ int owner;
     __shared__ i64 rs, re;
     double err = 0;
@@ -133,7 +130,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
                 mine = false;
             }
             __syncthreads();
-            float s = 0;
+            double s = 0;
             for (i64 e = rs + threadIdx.x; e < re; e += blockDim.x) s += a.contrib[a.nbr[e]];
             s = block_sum(s, tmp);
             if (threadIdx.x == 0) pr_set(a, (u32)(base + o), s, &err);
@@ -146,7 +143,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
             int leader = __ffs(want) - 1;
             i64 ws = __shfl_sync(0xffffffffu, b, leader), we = __shfl_sync(0xffffffffu, end, leader);
             if (lane == leader) mine = false;
-            float s = 0;
+            double s = 0;
             for (i64 e = ws + lane; e < we; e += 32) s += a.contrib[a.nbr[e]];
             s = warp_sum(s);
             if (lane == 0) pr_set(a, (u32)(base + (threadIdx.x & ~31) + leader), s, &err);
@@ -164,7 +161,7 @@ struct PrAccPull {
     __device__ bool row_ok(u32) const { return true; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 v, u32 u, i64, int, u32*) const {
-        atomicAdd(&a.rank_next[v], a.contrib[u]);
+        atomicAdd(&a.rank_next[v], (double)a.contrib[u]);
         return 0;
     }
 };
@@ -173,7 +170,7 @@ struct PrAccPush {
     __device__ bool row_ok(u32 u) const { return a.contrib[u] != 0.f; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int, u32*) const {
-        atomicAdd(&a.rank_next[v], a.contrib[u]);
+        atomicAdd(&a.rank_next[v], (double)a.contrib[u]);
         return 0;
     }
 };
@@ -189,10 +186,10 @@ ENTRIES(pr_spush, PrAccPush)
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) {
     double err = 0;
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
-        float nr = (float)a.base + (float)a.damping * a.rank_next[v];
+        float nr = (float)(a.base + a.damping * a.rank_next[v]);
         err += fabs((double)nr - (double)a.rank[v]);
         a.rank[v] = nr;
-        a.rank_next[v] = 0.f;
+        a.rank_next[v] = 0.0;
         float d = out_deg(a, (u32)v);
         a.contrib[v] = d > 0 ? nr / d : 0.f;
     }
@@ -202,7 +199,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) {
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
-        float nr = a.rank_next[v];
+        float nr = (float)a.rank_next[v];
         a.rank[v] = nr;
         float d = out_deg(a, (u32)v);
         a.contrib[v] = d > 0 ? nr / d : 0.f;
@@ -215,9 +212,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_init(const Args a) {
         float d = out_deg(a, (u32)v);
         float r = a.resid ? 0.f : (float)(1.0 / (double)a.n);
         a.rank[v] = r;
-        if (a.rank_next) a.rank_next[v] = 0.f;
+        if (a.rank_next) a.rank_next[v] = 0.0;
         a.contrib[v] = d > 0 ? r / d : 0.f;
-        if (a.resid) a.resid[v] = (float)a.base;
+        if (a.resid) a.resid[v] = a.base;
     }
 }
 
@@ -228,11 +225,11 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_take(const Args a) {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < cnt; i += (i64)gridDim.x * blockDim.x) {
         u32 u;
         if (!get_row(a, i, &u)) continue;
-        float r = atomicExch(&a.resid[u], 0.f);
-        a.rank[u] += r;
+        double r = __longlong_as_double(atomicExch((u64*)&a.resid[u], 0ull));
+        a.rank[u] += (float)r;
         err += r;
         float d = out_deg(a, u);
-        a.contrib[u] = d > 0 ? (float)a.damping * r / d : 0.f;
+        a.contrib[u] = d > 0 ? (float)(a.damping * r / d) : 0.f;
     }
     err_flush(a, err);
 }
@@ -243,9 +240,9 @@ struct PrResid {
     __device__ bool row_ok(u32 u) const { return a.contrib[u] != 0.f; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int, u32* out) const {
-        float c = a.contrib[u];
-        float old = atomicAdd(&a.resid[v], c);
-        if (old >= (float)a.eps || old + c < (float)a.eps) return 0;
+        double c = a.contrib[u];
+        double old = atomicAdd(&a.resid[v], c);
+        if (old >= a.eps || old + c < a.eps) return 0;
         *out = v;
         return 1;
     }
