@@ -1,8 +1,11 @@
 package session
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
 )
 
 // command is one command of the language.
@@ -38,6 +41,18 @@ func init() {
 			detail:  "Defaults apply to every later run, compare and sweep, and are overridden by the knobs given to a command. `set KNOB=auto` restores a default. `knobs` lists the knobs.",
 			example: []string{"set engine=cpu", "set direction=pull driven=data", "set direction=auto"},
 			run:     cmdSet},
+		{name: "reset", usage: "reset", summary: "restore the default engine, schedule and parameters (graphs and results stay)", example: []string{"reset"},
+			run: func(ec *execCtx) error {
+				if len(ec.args) > 0 {
+					return fmt.Errorf("reset: takes nothing (set KNOB=auto resets one knob)")
+				}
+				s := ec.s
+				s.mu.Lock()
+				s.engineName, s.sched, s.params, s.live = "cpu", engine.Schedule{}, engine.DefaultParams(), "some"
+				s.mu.Unlock()
+				s.note("engine=cpu, every knob auto, default parameters\n")
+				return nil
+			}},
 		{name: "show", usage: "show [settings|knobs|algorithms|engines]", summary: "show the session defaults (engine, schedule, parameters)", example: []string{"show settings"}, run: cmdShow},
 		{name: "knobs", usage: "knobs [ALGO]", summary: "list the schedule knobs, their values and where they apply", example: []string{"knobs", "knobs bfs"}, run: cmdKnobs},
 		{name: "algorithms", aliases: []string{"algos"}, usage: "algorithms", summary: "list the algorithms and their parameters", example: []string{"algorithms"}, run: cmdAlgorithms},
@@ -48,7 +63,7 @@ func init() {
 			run:     cmdRun},
 		{name: "results", usage: "results", summary: "list the results", example: []string{"results"}, run: cmdResults},
 		{name: "verify", usage: "verify [NAME|last]", summary: "check a result against the reference engine and say what differs", example: []string{"verify", "verify pullbfs", "verify cmp1.2"}, run: cmdVerify},
-		{name: "trace", usage: "trace [NAME|last]", summary: "the per-iteration table of a result", example: []string{"trace", "trace bfs1", "trace cmp1.2"}, run: cmdTrace},
+		{name: "trace", usage: "trace [NAME|last] [FROM:TO|switches]", summary: "the per-iteration table of a result (a range of iterations, or only the switches)", example: []string{"trace", "trace bfs1", "trace cmp1.2", "trace last 100:200", "trace last switches"}, run: cmdTrace},
 		{name: "compare", usage: "compare ALGO [k=v1,v2,... ...] [repeat=N] [as NAME]",
 			summary: "run every combination of the listed values, verify each, and tabulate them",
 			detail:  "Comma lists give the values to try (engine= too); the cross product runs, each run is verified against the reference engine, and one table gives time, iterations, edges traversed, GTEPS and the speed-up against the first row. An invalid combination is listed with the reason instead of run. Row N of comparison CMP is a result named CMP.N: trace cmp1.2, verify cmp1.2, export cmp1.2 json x.json.",

@@ -93,6 +93,9 @@ func (s *Session) candidates(prior []string, last string) []string {
 		if n == 1 {
 			return append(s.resultNames(false), "last")
 		}
+		if n == 2 && cmd == "trace" {
+			return []string{"switches"}
+		}
 	case "plot":
 		switch n {
 		case 1:

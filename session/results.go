@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -87,18 +88,58 @@ func oneName(cmd string, args []string) (string, error) {
 }
 
 func cmdTrace(ec *execCtx) error {
-	name, err := oneName("trace", ec.args)
-	if err != nil {
-		return err
-	}
 	s := ec.s
+	args := ec.args
+	filter := ""
+	if n := len(args); n > 0 && (args[n-1] == "switches" || strings.Contains(args[n-1], ":")) {
+		filter, args = args[n-1], args[:n-1]
+	}
+	name, err := oneName("trace", args)
+	if err != nil {
+		return fmt.Errorf("trace: want trace [NAME|last] [FROM:TO|switches]")
+	}
 	it, err := s.result(name)
 	if err != nil {
 		return fmt.Errorf("trace: %v", err)
 	}
+	t := it.r.Trace
+	switch {
+	case filter == "switches":
+		var recs []engine.Record
+		for _, rec := range t.Records {
+			if rec.Kind != engine.IterationRecord {
+				recs = append(recs, rec)
+			}
+		}
+		t = engine.Trace{Records: recs}
+	case filter != "":
+		a, b, _ := strings.Cut(filter, ":")
+		from, err1 := strconv.Atoi(a)
+		to, err2 := strconv.Atoi(b)
+		if a == "" {
+			from, err1 = 0, nil
+		}
+		if b == "" {
+			to, err2 = math.MaxInt, nil
+		}
+		if err1 != nil || err2 != nil || from < 0 || to < from {
+			return fmt.Errorf("trace: %s: want FROM:TO, iterations from FROM to TO inclusive (10:20, :5, 100:)", filter)
+		}
+		var recs []engine.Record
+		for _, rec := range t.Records {
+			if rec.Iter >= from && rec.Iter <= to {
+				recs = append(recs, rec)
+			}
+		}
+		t = engine.Trace{Records: recs}
+	}
 	*ec.result = it.r
 	s.printf("%s: %s on %s [%s], %s\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine, plural(int64(it.r.Summary.Iterations), "iteration", "iterations"))
-	s.printf("%s", s.traceTable(it.r.Trace))
+	if len(t.Records) == 0 {
+		s.printf("(no records%s)\n", map[bool]string{true: " match " + filter, false: ""}[filter != ""])
+		return nil
+	}
+	s.printf("%s", s.traceTable(t))
 	return nil
 }
 

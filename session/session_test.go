@@ -93,6 +93,10 @@ func TestSetAndShow(t *testing.T) {
 	if _, sc := s.Settings(); sc.Direction != engine.DirAuto {
 		t.Errorf("Set direction=auto: got %v", sc.Direction)
 	}
+	mustContain(t, "reset", do(t, s, out, "reset"), "every knob auto")
+	if e, sc := s.Settings(); e != "cpu" || sc != (engine.Schedule{}) {
+		t.Errorf("after reset: %s %v", e, sc)
+	}
 	// A session default that does not apply to an algorithm is dropped for it, not refused.
 	do(t, s, out, "set engine=ref direction=pull")
 	mustContain(t, "tc with direction=pull default", do(t, s, out, "run tc"), "tc1 tc on p [ref]")
@@ -121,6 +125,14 @@ func TestRunParamsAndKnobs(t *testing.T) {
 	mustContain(t, "repeat", o, "warm-up", "run 3/3", "median")
 	mustContain(t, "verify", do(t, s, out, "verify b"), "b: bfs agrees with the reference engine")
 	mustContain(t, "trace", do(t, s, out, "trace b"), "iter", "push", "scanned")
+	o = do(t, s, out, "trace b 1:2")
+	if n := strings.Count(o, "  push  "); n != 2 {
+		t.Errorf("trace b 1:2: %d rows, want 2:\n%s", n, o)
+	}
+	mustContain(t, "trace switches", do(t, s, out, "trace b switches"), "(no records match switches)")
+	if err := s.Exec(context.Background(), "trace b 5:1"); err == nil {
+		t.Errorf("trace b 5:1: no error")
+	}
 	mustContain(t, "results", do(t, s, out, "results"), "b ", "bfs1", "bfs2", "ok")
 	mustContain(t, "plot", do(t, s, out, "plot b"), "b: bfs on p")
 	mustContain(t, "drop result", do(t, s, out, "drop b"), "dropped result b")
