@@ -41,8 +41,11 @@ func RunScript(ctx context.Context, s *Session, name string, r io.Reader, errOut
 			lineNo++
 			line = strings.TrimSuffix(line, "\\") + " " + sc.Text()
 		}
-		if lineNo == 1 && strings.HasPrefix(line, "#!") {
-			continue
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\ufeff") // a byte-order mark from a Windows editor
+			if strings.HasPrefix(line, "#!") {
+				continue
+			}
 		}
 		err := s.Exec(ctx, line)
 		switch {

@@ -143,6 +143,11 @@ func TestRunScriptErrors(t *testing.T) {
 		t.Errorf("quit: %v %s", err, errs.String())
 	}
 	errs.Reset()
+	err = RunScript(context.Background(), New(Options{Out: &out}), "w.gw", strings.NewReader("\ufeffgen k = kron scale=5\r\nrun bfs as w\r\n"), &errs, false)
+	if err != nil {
+		t.Errorf("BOM and CRLF: %v %s", err, errs.String())
+	}
+	errs.Reset()
 	err = RunScript(context.Background(), New(Options{Out: &out}), "c.gw", strings.NewReader("# c\nrun \\\n nope\n"), &errs, false)
 	if err == nil || !strings.HasPrefix(errs.String(), "c.gw:2: ") {
 		t.Errorf("continued line: %v %q", err, errs.String())
