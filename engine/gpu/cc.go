@@ -3,6 +3,8 @@
 package gpu
 
 import (
+	"fmt"
+
 	"github.com/gworkbench/gworkbench/engine"
 )
 
@@ -46,8 +48,11 @@ func cc(r *run) error {
 		}
 		return nil
 	}
-	if r.s.Method == engine.SV {
+	switch r.s.Method {
+	case engine.SV:
 		return ccSV(r, val)
+	case engine.Afforest:
+		return ccAfforest(r, val)
 	}
 	return ccLabelProp(r, val)
 }
@@ -78,6 +83,84 @@ func ccSV(r *run, val buffer) error {
 			return nil
 		}
 	}
+}
+
+// ccAfforest is Afforest (Sutton et al. 2018, GAPBS cc.cc): link each vertex to its first two
+// neighbours, compress, sample 1024 labels for the largest component, then link the remaining
+// edges of the vertices outside it (and, on a directed graph, every in-edge of those), and
+// compress. Most edges of a graph with a giant component are never read.
+func ccAfforest(r *run, val buffer) error {
+	const rounds = 2
+	n := int64(r.n)
+	a := r.args(&r.dg.out)
+	a.val = val.addr()
+	for k := 0; k < rounds; k++ {
+		if err := r.begin(); err != nil {
+			return err
+		}
+		a.iter = int64(k)
+		if err := r.launch("cc_sample_link", blocks(n, block), &a); err != nil {
+			return err
+		}
+		if err := r.launch("cc_jump", blocks(n, block), &a); err != nil {
+			return err
+		}
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m, EdgesScanned: n,
+			Note: "afforest: link the neighbour at index " + itoa(int64(k)) + ", compress"}); err != nil {
+			return err
+		}
+	}
+	// The most frequent label of a sample is the largest component.
+	const samples = 1024
+	sb, err := r.buf("sample", samples*4, false)
+	if err != nil {
+		return err
+	}
+	sa := a
+	sa.outQ, sa.outCap = sb.addr(), samples
+	if err := r.launch("cc_sample", blocks(samples, block), &sa); err != nil {
+		return err
+	}
+	hs := make([]uint32, samples)
+	if err := download(hs, sb); err != nil {
+		return err
+	}
+	freq := map[uint32]int{}
+	big, bigN := uint32(0), 0
+	for _, c := range hs {
+		freq[c]++
+		if freq[c] > bigN {
+			big, bigN = c, freq[c]
+		}
+	}
+	if err := r.begin(); err != nil {
+		return err
+	}
+	sp := &stepSpec{prefix: "cc_afforest", csr: &r.dg.out, topo: true, a: kargs{val: val.addr(), valIn: val.addr(), iter: rounds, bound: int64(big)}}
+	if err := r.step(sp); err != nil {
+		return err
+	}
+	if r.g.Directed {
+		in, err := r.inCSR()
+		if err != nil {
+			return err
+		}
+		sp := &stepSpec{prefix: "cc_afforest", csr: in, topo: true, a: kargs{val: val.addr(), valIn: val.addr(), iter: 0, bound: int64(big)}}
+		if err := r.step(sp); err != nil {
+			return err
+		}
+	}
+	if err := r.launch("cc_jump", blocks(n, block), &a); err != nil {
+		return err
+	}
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	return r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m, EdgesScanned: int64(r.hctl[cEdges]),
+		Note: fmt.Sprintf("afforest: link the rest outside the largest component (label %d, %d of %d samples), compress", big, bigN, samples)})
 }
 
 func ccLabelProp(r *run, val buffer) error {

@@ -74,11 +74,11 @@ func (r *run) resolve() error {
 			if labelKnobs {
 				s.Method = engine.LabelProp
 			} else {
-				s.Method = engine.SV
+				s.Method = engine.Afforest
 			}
-		case engine.LabelProp, engine.SV:
+		case engine.LabelProp, engine.SV, engine.Afforest:
 		default:
-			return unsupported("method=%s: the GPU engine's CC is labelprop or sv", s.Method)
+			return unsupported("method=%s: the GPU engine's CC is labelprop, sv or afforest", s.Method)
 		}
 		if s.Method == engine.LabelProp {
 			if s.Direction == engine.DirAuto {

@@ -38,7 +38,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 	},
 	engine.CC: {
 		{},
-		{axis("method", "sv"), allLB},
+		{axis("method", "sv", "afforest"), allLB},
 		{axis("method", "labelprop"), axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
 		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("direction", "push", "pull"), axis("driven", "topology", "hybrid"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},

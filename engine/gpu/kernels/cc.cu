@@ -56,6 +56,52 @@ struct CcHook {
     }
 };
 
+// link joins the trees of u and v (Afforest's Link, Sutton et al.; GAPBS cc.cc): hook the
+// larger root under the smaller with a CAS, chasing parents until they meet.
+__device__ __forceinline__ void link(int* comp, int u, int v) {
+    int p1 = comp[u], p2 = comp[v];
+    while (p1 != p2) {
+        int high = max(p1, p2), low = min(p1, p2);
+        int ph = comp[high];
+        if (ph == low) break;
+        if (ph == high && atomicCAS(&comp[high], high, low) == high) break;
+        p1 = comp[comp[high]];
+        p2 = comp[low];
+    }
+}
+
+// CcAfforest links every edge of the vertices outside the sampled largest component (bound
+// holds its label), skipping the first `iter` edges of each row, which the sampling rounds
+// linked already (iter = 0 for the in-edges of a directed graph).
+struct CcAfforest {
+    const Args& a;
+    __device__ bool row_ok(u32 v) const { return a.val[v] != (int)a.bound; }
+    __device__ bool done(u32) const { return false; }
+    __device__ int edge(u32 u, u32 v, i64 e, int, u32*) const {
+        if (e - a.off[u] < a.iter) return 0;
+        link(a.val, (int)u, (int)v);
+        return 0;
+    }
+};
+
+// cc_afforest_<lb>: Afforest's final linking pass.
+ENTRIES(cc_afforest, CcAfforest)
+
+// cc_sample_link: Afforest's sampling round `iter`: link every vertex to its iter-th neighbour.
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sample_link(const Args a) {
+    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
+        i64 e = a.off[v] + a.iter;
+        if (e < a.off[v + 1]) link(a.val, (int)v, (int)a.nbr[e]);
+    }
+}
+
+// cc_sample: out_q[i] = comp[(i * 2654435761) mod n] for i < out_cap, the host's sample of labels.
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sample(const Args a) {
+    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < a.out_cap; i += (i64)gridDim.x * blockDim.x) {
+        a.out_q[i] = (u32)a.val[(u64)(i * 2654435761ull) % (u64)a.n];
+    }
+}
+
 // cc_push_<lb>, cc_pull_<lb>: one label-propagation step.
 ENTRIES(cc_push, CcPush)
 ENTRIES(cc_pull, CcPull)
