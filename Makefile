@@ -9,7 +9,7 @@ NVCC      ?= nvcc
 CU        := $(wildcard engine/gpu/kernels/*.cu)
 PTX       := $(CU:.cu=.ptx)
 
-.PHONY: run build test check unit race fuzz bench bench-cpu bench-loader ptx gpu gpu-test cuda-toolkit vet-cuda clean
+.PHONY: run build test check unit race fuzz bench bench-cpu bench-loader ptx gpu gpu-test gpu-bench cuda-toolkit vet-cuda clean
 
 run: build
 	./$(BIN)
@@ -62,9 +62,17 @@ engine/gpu/kernels/%.ptx: engine/gpu/kernels/%.cu $(wildcard engine/gpu/kernels/
 gpu:
 	$(GO) build -tags cuda -o bin/gworkbench-gpu ./cmd/gworkbench
 
+# The GPU test binary needs only libcuda where it runs (a GPU machine without Go): copy .gpu/
+# there and run `cd engine/gpu && ../../.gpu/gpu.test -test.v` from the repository root.
 gpu-test:
 	mkdir -p .gpu
 	$(GO) test -c -tags cuda -o .gpu/gpu.test ./engine/gpu
+
+# The GPU benchmark (kron and urand scale 20 degree 16, NY.gr, road 1.5M vertices): time,
+# GTEPS and fraction of the measured copy bandwidth per algorithm and schedule.
+# GW_BENCH_GRAPHS=kron,urand,ny,road and GW_BENCH_ALGS=bfs,sssp,cc,pr narrow it.
+gpu-bench: gpu-test
+	cd engine/gpu && GW_BENCH=1 ../../.gpu/gpu.test -test.run '^TestBench$$' -test.v -test.timeout 60m
 
 vet-cuda:
 	$(GO) vet -tags cuda $(PKGS)
