@@ -51,8 +51,7 @@ func cmdLoad(ec *execCtx) error {
 	for _, w := range rest[1:] {
 		src += " " + quote(w)
 	}
-	ec.s.AddGraph(name, g, src)
-	ec.s.note("%s\n", ec.s.graphLine(name, g))
+	ec.s.addGraphNoting(name, g, src)
 	return nil
 }
 
@@ -98,9 +97,18 @@ func cmdGen(ec *execCtx) error {
 	for _, w := range rest[1:] {
 		src += " " + quote(w)
 	}
-	ec.s.AddGraph(name, g, src)
-	ec.s.note("%s\n", ec.s.graphLine(name, g))
+	ec.s.addGraphNoting(name, g, src)
 	return nil
+}
+
+// addGraphNoting adds a graph made by load or gen and prints its line.
+func (s *Session) addGraphNoting(name string, g *graph.CSR, src string) {
+	_, err := s.graph(name)
+	s.AddGraph(name, g, src)
+	s.note("%s\n", s.graphLine(name, g))
+	if err == nil {
+		s.note("  %s\n", s.paint(ansiDim, "(replaces the earlier graph "+name+"; results keep the graph they ran on)"))
+	}
 }
 
 // progress is where the loader reports long work: the terminal, or nowhere.
