@@ -154,6 +154,21 @@ func TestCompareAndSweep(t *testing.T) {
 	if strings.Contains(o, "DIFFERS") || strings.Contains(o, "workers=") && !strings.Contains(o, "workers=1") {
 		t.Errorf("tune:\n%s", o)
 	}
+	// A session default the tuner moves away from is really moved away from.
+	do(t, s, out, "set direction=pull")
+	o = do(t, s, out, "tune bfs repeat=1 as t2")
+	for _, ent := range s.comparisonNamed("t2").rows {
+		if ent.r != nil && ent.r.Schedule.Direction.String() != "pull" && strings.Contains(ent.values[0], "direction=pull") {
+			t.Errorf("row %q ran direction=%s", ent.values[0], ent.r.Schedule.Direction)
+		}
+		if ent.r != nil && !strings.Contains(ent.values[0], "direction=") && ent.r.Schedule.Direction.String() != "auto" {
+			t.Errorf("row %q ran direction=%s, want auto", ent.values[0], ent.r.Schedule.Direction)
+		}
+		if ent.r != nil && strings.Contains(ent.values[0], "direction=push") && ent.r.Schedule.Direction.String() != "push" {
+			t.Errorf("row %q ran direction=%s", ent.values[0], ent.r.Schedule.Direction)
+		}
+	}
+	do(t, s, out, "set direction=auto")
 	if err := s.Exec(context.Background(), "tune bfs direction=push,pull"); err == nil {
 		t.Errorf("tune with a list: no error")
 	}

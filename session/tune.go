@@ -58,6 +58,7 @@ func cmdTune(ec *execCtx) error {
 	}
 	c := &comparison{name: name, kind: "tune", alg: alg, graph: base.graphName, keys: []string{"schedule"},
 		title: fmt.Sprintf("tune %s on %s [%s]", alg, base.graphName, base.engineName)}
+	_, sessSched := s.Settings()
 	tried := map[string]*compareRow{}
 	try := func(sched engine.Schedule) (*compareRow, error) {
 		key := sched.String()
@@ -68,9 +69,10 @@ func cmdTune(ec *execCtx) error {
 		for _, st := range set {
 			row.settings = append(row.settings, st)
 		}
-		for kn, v := range sched.Map() {
-			if !fixed[kn] && v != knobDefault(kn) {
-				row.settings = append(row.settings, setting{kn, v})
+		// Every knob that differs from the session default the run starts from.
+		for _, k := range engine.Knobs() {
+			if v := sched.Get(k.Name); !fixed[k.Name] && v != sessSched.Get(k.Name) {
+				row.settings = append(row.settings, setting{k.Name, v})
 			}
 		}
 		tried[key] = row
@@ -179,9 +181,4 @@ func cmdTune(ec *execCtx) error {
 	s.printf("best: %s, %.2fx the starting schedule; keep it with: set %s\n", strings.Join(diff, " "),
 		float64(baseRow.r.Summary.Time)/float64(max(bestRow.r.Summary.Time, 1)), strings.Join(diff, " "))
 	return nil
-}
-
-func knobDefault(name string) string {
-	k, _ := engine.LookupKnob(name)
-	return k.Default
 }
