@@ -113,7 +113,7 @@ func (s *Session) parseMulti(cmd string, args []string) (engine.Algorithm, []kv,
 	if err != nil {
 		return "", nil, "", fmt.Errorf("%s: %v", cmd, trimPkg(err))
 	}
-	pairs, bare, as, err := splitArgs(args[1:])
+	pairs, bare, as, err := splitArgs(joinLists(args[1:]))
 	if err != nil {
 		return "", nil, "", fmt.Errorf("%s: %v", cmd, err)
 	}
@@ -140,6 +140,19 @@ func (s *Session) parseMulti(cmd string, args []string) (engine.Algorithm, []kv,
 		}
 	}
 	return alg, pairs, as, nil
+}
+
+// joinLists rejoins a comma list typed with spaces: "direction=push," "pull" -> "direction=push,pull".
+func joinLists(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if n := len(out); n > 0 && (strings.HasSuffix(out[n-1], ",") || strings.HasPrefix(a, ",")) && !strings.Contains(a, "=") {
+			out[n-1] += a
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func checkValue(key, v string) error {

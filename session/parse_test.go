@@ -132,3 +132,11 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestJoinLists(t *testing.T) {
+	got := joinLists([]string{"direction=push,", "pull", ",auto", "engine=cpu", "as", "x"})
+	want := []string{"direction=push,pull,auto", "engine=cpu", "as", "x"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q want %q", got, want)
+	}
+}
