@@ -160,8 +160,14 @@ func cmdRun(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("run: %v", err)
 	}
+	// Each run sends RunStarted and RunFinished; the last one's RunFinished carries the name
+	// and is sent once the result is kept (with the median time of a repeat).
 	live := s.liveMode()
-	r, err := s.execute(ec.ctx, sp, live, name)
+	first := name
+	if sp.repeat > 0 {
+		first = ""
+	}
+	r, err := s.execute(ec.ctx, sp, live, first)
 	if err != nil {
 		return err
 	}
@@ -172,7 +178,11 @@ func cmdRun(ec *execCtx) error {
 			s.printf("  warm-up: %s (not counted)\n", fmtMS(r.Summary.Time))
 		}
 		for i := 0; i < sp.repeat; i++ {
-			ri, err := s.execute(ec.ctx, sp, "off", "")
+			n := ""
+			if i == sp.repeat-1 {
+				n = name
+			}
+			ri, err := s.execute(ec.ctx, sp, "off", n)
 			if err != nil {
 				return err
 			}
@@ -304,9 +314,7 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 			err = &wrapped{fmt.Sprintf("%s on %s cancelled after %s", sp.alg, sp.graphName, plural(int64(lp.iters), "iteration", "iterations")), err}
 		}
 		err = runErr(sp, err)
-		if name != "" {
-			s.emit(RunFinished{Name: name, Err: err})
-		}
+		s.emit(RunFinished{Name: name, Err: err})
 		return nil, err
 	}
 	if name == "" {

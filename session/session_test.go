@@ -286,6 +286,32 @@ func TestEvents(t *testing.T) {
 	if !ok || fin.Name != "x" || fin.Result == nil || fin.Err != nil {
 		t.Errorf("last event: %#v", events[len(events)-1])
 	}
+	// With repeats: every RunStarted has its RunFinished; only the last is named.
+	events = nil
+	if err := s.Exec(context.Background(), "run bfs src=0 repeat=2 as y"); err != nil {
+		t.Fatal(err)
+	}
+	var started, finished, named int
+	for _, e := range events {
+		switch e := e.(type) {
+		case RunStarted:
+			started++
+		case RunFinished:
+			finished++
+			if e.Name != "" {
+				named++
+				if e.Name != "y" || e.Result.Summary.Time == 0 {
+					t.Errorf("named finish: %#v", e)
+				}
+			}
+		}
+	}
+	if started != 3 || finished != 3 || named != 1 {
+		t.Errorf("repeat=2: %d started, %d finished, %d named; want 3, 3, 1", started, finished, named)
+	}
+	if _, ok := events[len(events)-1].(RunFinished); !ok {
+		t.Errorf("the named finish is not last")
+	}
 }
 
 func TestCancel(t *testing.T) {
