@@ -292,6 +292,9 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 	if err != nil {
 		return nil, err
 	}
+	if ctx.Err() != nil {
+		return nil, runErr(sp, ctx.Err())
+	}
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
 	lp := &livePrinter{s: s, mode: live}
 	req := engine.Request{
@@ -300,9 +303,6 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 			s.emit(RunRecord{Record: rec})
 			lp.record(rec)
 		},
-	}
-	if ctx.Err() != nil {
-		return nil, runErr(sp, ctx.Err())
 	}
 	r, err := e.Run(ctx, req)
 	if err == nil && ctx.Err() != nil {
