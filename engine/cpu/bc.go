@@ -31,7 +31,12 @@ import (
 //  2. backward: from the deepest level up, each vertex v of level d gathers
 //     delta[v] = sigma[v] * sum over successors w (out-neighbours at level d+1) of
 //     (1 + delta[w]) / sigma[w], a pull that writes only v, over the stored levels
-//     (data-driven) or a sweep selecting depth d (topology-driven).
+//     (data-driven) or a sweep selecting depth d (topology-driven). Over stored levels the
+//     quotient is published per level after its step and is zero elsewhere, so the sum reads
+//     one value per arc and tests nothing (an out-neighbour is never deeper than d+1).
+//
+// A pull step tests in-neighbours against a bitmap of the frontier (V bits, cache-resident)
+// rather than loading their depths.
 //
 // Time O(V + E) per source; memory five arrays of V. Path counts are float64, so they do not
 // overflow; they round on graphs with astronomically many shortest paths, as in every BC code.
@@ -68,6 +73,8 @@ type bcRun struct {
 	rest   *segQueue // ... and the ones that stay unvisited
 	cnt    []counters
 	iter   int
+	front  bitmap    // pull: the level being pulled from
+	delta  []float64 // data-driven backward: the level's dependencies, published into coef after
 }
 
 func runBC(ctx context.Context, r *Run) error {
@@ -108,6 +115,7 @@ func runBC(ctx context.Context, r *Run) error {
 	}
 	if b.data {
 		b.queue = make([]uint32, 0, n)
+		b.delta = make([]float64, n)
 	}
 	r.forRange(n, 4096, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
@@ -218,7 +226,9 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note stri
 			b.iter++
 		}
 		phaseEdges += scanned
-		edgesToCheck -= frontierEdges
+		if dir == engine.Push {
+			edgesToCheck -= frontierEdges // as GAPBS: the edges a top-down step has explored
+		}
 		awakePrev = frontier
 		frontier, frontierEdges = found, outEdges
 		reached += found
@@ -326,13 +336,35 @@ func (b *bcRun) pull(d int32) (found, outEdges, scanned int64) {
 	b.rest.reset()
 	collect := b.data
 	worklist := b.data && b.dir == engine.Pull
+	// The frontier as a bitmap: a test per in-arc that stays in cache, instead of a depth load.
+	if b.front == nil {
+		b.front = newBitmap(b.n)
+	}
+	front := b.front
+	clear(front)
+	if b.data {
+		f := b.level(d)
+		r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
+			for _, u := range f[lo:hi] {
+				front.set(u)
+			}
+		})
+	} else {
+		r.forRange(b.n, 4096, 64, func(_, lo, hi int) {
+			for u := lo; u < hi; u++ {
+				if b.depth[u] == d {
+					front[u>>6] |= 1 << (u & 63) // pieces are whole words: no sharing
+				}
+			}
+		})
+	}
 	visit := func(w int, v uint32) bool {
 		nb := gt.Neighbors[gt.Offsets[v]:gt.Offsets[v+1]]
 		c := &b.cnt[w]
 		c.c += int64(len(nb))
 		s := 0.0
 		for _, u := range nb {
-			if atomic.LoadInt32(&b.depth[u]) == d {
+			if front.has(u) {
 				s += b.sigma[u]
 			}
 		}
@@ -409,10 +441,30 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 		b.cnt[w].c += int64(len(nb))
 	}
 	if b.data {
+		// Over stored levels, coef is zero everywhere but on level d+1 (levels up to d are
+		// published only after their step, and an out-neighbour is never deeper than d+1),
+		// so the sum needs no depth test: one load per arc, no branch.
 		f := b.level(d)
+		delta := b.delta
 		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
 			for _, v := range f[lo:hi] {
-				visit(w, v)
+				nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
+				s := 0.0
+				for _, x := range nb {
+					s += b.coef[x]
+				}
+				dv := b.sigma[v] * s
+				delta[v] = dv
+				if v != src {
+					b.cent[v] += dv
+				}
+				b.cnt[w].c += int64(len(nb))
+			}
+			b.cnt[w].a += int64(hi - lo)
+		})
+		r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
+			for _, v := range f[lo:hi] {
+				b.coef[v] = (1 + delta[v]) / b.sigma[v]
 			}
 		})
 	} else {
@@ -428,14 +480,14 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 	return s.a, s.c
 }
 
-// reset clears depth and sigma for the next source: only the visited vertices when the levels
+// reset clears depth, sigma (and coef) for the next source: only the visited vertices when the levels
 // were stored, else everything.
 func (b *bcRun) reset() {
 	if b.data {
 		q := b.queue
 		b.r.forRange(len(q), 4096, 1, func(_, lo, hi int) {
 			for _, v := range q[lo:hi] {
-				b.depth[v], b.sigma[v] = -1, 0
+				b.depth[v], b.sigma[v], b.coef[v] = -1, 0, 0
 			}
 		})
 		return
