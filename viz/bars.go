@@ -3,6 +3,7 @@ package viz
 import (
 	"math"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 
@@ -213,38 +214,71 @@ func itoa(i int) string {
 	return Human(float64(i))
 }
 
-// iterations returns the trace's iteration records and, by iteration index, the labels of
-// switches and phases that take effect at that iteration.
-func iterations(t engine.Trace) (its []engine.Record, marks map[int][]engine.Record) {
-	marks = map[int][]engine.Record{}
-	for _, r := range t.Records {
+// markRef is a switch or phase record and the index of the iteration it precedes.
+type markRef struct {
+	iter int
+	rec  *engine.Record
+}
+
+// step is what the charts draw of one iteration.
+type step struct {
+	in, scanned int64
+	time        time.Duration
+	dir         engine.Direction
+	mode        engine.Driven
+}
+
+func stepOf(r *engine.Record) step {
+	return step{in: r.InVertices, scanned: r.EdgesScanned, time: r.Time, dir: r.Direction, mode: r.Mode}
+}
+
+// series is the iterations a chart draws: n steps, the switches and phases between them,
+// and the kernels launched.
+type series struct {
+	n       int
+	at      func(i int) step
+	marks   []markRef
+	kernels func() []kernelShare
+}
+
+// traceSeries reads a trace's iteration records where they lie: the TUI draws traces of
+// 50,000 iterations 20 times a second, so nothing is copied.
+func traceSeries(t engine.Trace) series {
+	its := make([]*engine.Record, 0, len(t.Records))
+	var marks []markRef
+	for i := range t.Records {
+		r := &t.Records[i]
 		switch r.Kind {
 		case engine.IterationRecord:
 			its = append(its, r)
 		default:
-			marks[len(its)] = append(marks[len(its)], r)
+			marks = append(marks, markRef{iter: len(its), rec: r})
 		}
 	}
-	return its, marks
+	return series{
+		n: len(its), at: func(i int) step { return stepOf(its[i]) }, marks: marks,
+		kernels: func() []kernelShare { return kernelShares(its) },
+	}
 }
 
-// binIterations groups iteration records into columns of lay.perCol iterations.
-func binIterations(its []engine.Record, perCol int, v func(engine.Record) float64, e func(engine.Record) float64) []column {
-	var cols []column
-	for i := 0; i < len(its); i += perCol {
-		c := column{first: i, last: min(i+perCol, len(its)) - 1}
+// binIterations groups the iterations into columns of perCol; v and e give a step's bar
+// value and second-series value, and a column shows the largest of its steps.
+func binIterations(s series, perCol int, v func(step) float64, e func(step) float64) []column {
+	cols := make([]column, 0, (s.n+perCol-1)/max(perCol, 1))
+	for i := 0; i < s.n; i += perCol {
+		c := column{first: i, last: min(i+perCol, s.n) - 1}
 		for j := c.first; j <= c.last; j++ {
-			r := its[j]
+			r := s.at(j)
 			c.v = math.Max(c.v, v(r))
 			if e != nil {
 				c.e = math.Max(c.e, e(r))
 			}
-			if r.Direction == engine.Pull {
+			if r.dir == engine.Pull {
 				c.pull++
 			} else {
 				c.push++
 			}
-			if r.Mode == engine.Topology {
+			if r.mode == engine.Topology {
 				c.topo++
 			} else {
 				c.data++

@@ -166,3 +166,51 @@ func ExampleTable() {
 	// cpu     12.4ms   0.71
 	// gpu      0.9ms    9.8
 }
+
+// BenchmarkFrontierChart50k is one frame of the TUI's live panel late in a road-graph run.
+func BenchmarkFrontierChart50k(b *testing.B) {
+	tr := bfsTrace(50000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		FrontierChart(tr, ChartOptions{Width: 100, Height: 16, Log: true, Color: true})
+	}
+}
+
+func TestLiveMatchesTrace(t *testing.T) {
+	for _, n := range []int{0, 1, 11, 5000} {
+		tr := bfsTrace(n)
+		if n == 11 {
+			for i := range tr.Records {
+				tr.Records[i].Kernels = []engine.Kernel{{Name: "k", Time: time.Microsecond}}
+			}
+		}
+		var l Live
+		for _, r := range tr.Records {
+			l.Add(r)
+		}
+		o := ChartOptions{Width: 90, Height: 18, Log: true}
+		if got, want := l.FrontierChart(o), FrontierChart(tr, o); got != want {
+			t.Errorf("n=%d: live frontier chart\n%s\nwant\n%s", n, got, want)
+		}
+		if got, want := l.TimeChart(o), TimeChart(tr, o); got != want {
+			t.Errorf("n=%d: live time chart\n%s\nwant\n%s", n, got, want)
+		}
+		if l.Iterations() != tr.Iterations() {
+			t.Errorf("n=%d: %d iterations, want %d", n, l.Iterations(), tr.Iterations())
+		}
+	}
+}
+
+// BenchmarkLiveFrontierChart50k is the same frame drawn from a Live.
+func BenchmarkLiveFrontierChart50k(b *testing.B) {
+	var l Live
+	for _, r := range bfsTrace(50000).Records {
+		l.Add(r)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		l.FrontierChart(ChartOptions{Width: 100, Height: 16, Log: true, Color: true})
+	}
+}

@@ -19,13 +19,17 @@ const axisW = 6 // cells of y-axis labels
 // lettered above the bars and explained, with their reason, below; a second series shows
 // the edges scanned. It draws an empty trace and a single iteration too.
 func FrontierChart(t engine.Trace, o ChartOptions) string {
+	return frontierChart(traceSeries(t), o)
+}
+
+func frontierChart(s series, o ChartOptions) string {
 	w, h := o.size()
-	its, marks := iterations(t)
+	n, marks := s.n, s.marks
 	plotW := w - axisW - 1
-	lay := makeLayout(len(its), plotW)
-	cols := binIterations(its, lay.perCol,
-		func(r engine.Record) float64 { return float64(r.InVertices) },
-		func(r engine.Record) float64 { return float64(r.EdgesScanned) })
+	lay := makeLayout(n, plotW)
+	cols := binIterations(s, lay.perCol,
+		func(r step) float64 { return float64(r.in) },
+		func(r step) float64 { return float64(r.scanned) })
 
 	var b strings.Builder
 	title := "frontier (vertices)"
@@ -33,14 +37,14 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 		title += " (log)"
 	}
 	switch {
-	case len(its) == 0:
+	case n == 0:
 		title += " · no iterations yet"
 	case lay.perCol > 1:
-		title += fmt.Sprintf(" · %d iterations, %d per bar", len(its), lay.perCol)
-	case len(its) == 1:
+		title += fmt.Sprintf(" · %d iterations, %d per bar", n, lay.perCol)
+	case n == 1:
 		title += " · 1 iteration"
 	default:
-		title += fmt.Sprintf(" · %d iterations", len(its))
+		title += fmt.Sprintf(" · %d iterations", n)
 	}
 	for _, l := range []string{legend(o.Color, false), legend(o.Color, true), ""} {
 		if l == "" || ansi.StringWidth(title)+3+ansi.StringWidth(l) <= w {
@@ -52,7 +56,7 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	}
 	b.WriteString(fit(title, w))
 	b.WriteByte('\n')
-	if len(its) == 0 {
+	if n == 0 {
 		return b.String()
 	}
 
@@ -60,16 +64,14 @@ func FrontierChart(t engine.Trace, o ChartOptions) string {
 	type note struct {
 		letter rune
 		iter   int
-		rec    engine.Record
+		rec    *engine.Record
 	}
-	var notes []note
-	for i := 0; i <= len(its); i++ {
-		for _, r := range marks[i] {
-			notes = append(notes, note{letter: markLetter(len(notes)), iter: i, rec: r})
-			col := min(i, len(its)-1) / lay.perCol
-			if cols[col].mark == 0 {
-				cols[col].mark = markLetter(len(notes) - 1)
-			}
+	notes := make([]note, 0, len(marks))
+	for _, mk := range marks {
+		notes = append(notes, note{letter: markLetter(len(notes)), iter: mk.iter, rec: mk.rec})
+		col := min(mk.iter, n-1) / lay.perCol
+		if cols[col].mark == 0 {
+			cols[col].mark = markLetter(len(notes) - 1)
 		}
 	}
 	hasEdges := false
@@ -206,7 +208,7 @@ func markLetter(i int) rune {
 }
 
 // describeMark says what a switch or phase record did and why.
-func describeMark(r engine.Record) string {
+func describeMark(r *engine.Record) string {
 	if r.Kind == engine.PhaseRecord {
 		return "phase " + r.Phase
 	}

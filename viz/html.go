@@ -145,8 +145,7 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 		s.Schedule.Rows = append(s.Schedule.Rows, []string{k.Name, r.Schedule.Get(k.Name), applies})
 	}
 
-	its, _ := iterations(r.Trace)
-	if ks := kernelShares(its); len(ks) > 0 {
+	if ks := traceSeries(r.Trace).kernels(); len(ks) > 0 {
 		s.Kernels.Headers = []string{"kernel", "launches", "time", "share"}
 		for _, k := range ks {
 			s.Kernels.Rows = append(s.Kernels.Rows, []string{k.name, fmt.Sprint(k.launches), Duration(k.time), fmt.Sprintf("%.1f%%", k.share*100)})
@@ -185,7 +184,7 @@ func TraceRows(t engine.Trace) (headers []string, rows [][]string) {
 				fmt.Sprint(r.InVertices), fmt.Sprint(r.InEdges), fmt.Sprint(r.OutVertices), fmt.Sprint(r.Duplicates),
 				fmt.Sprint(r.EdgesScanned), Duration(r.Time), note})
 		default:
-			rows = append(rows, []string{"", "", "", "", "", "", "", "", "", "» " + describeMark(r)})
+			rows = append(rows, []string{"", "", "", "", "", "", "", "", "", "» " + describeMark(&r)})
 		}
 	}
 	return headers, rows

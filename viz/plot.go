@@ -113,12 +113,12 @@ func runImage(w io.Writer, r *engine.Result, format string) error {
 
 // runPlots builds the frontier plot and the time plot of a run, one above the other.
 func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
-	its, _ := iterations(r.Trace)
-	per := max(1, (len(its)+maxFileBars-1)/maxFileBars)
+	its := traceSeries(r.Trace)
+	per := max(1, (its.n+maxFileBars-1)/maxFileBars)
 	front := binIterations(its, per,
-		func(x engine.Record) float64 { return float64(x.InVertices) },
-		func(x engine.Record) float64 { return float64(x.EdgesScanned) })
-	times := binIterations(its, per, func(x engine.Record) float64 { return x.Time.Seconds() * 1e3 }, nil)
+		func(x step) float64 { return float64(x.in) },
+		func(x step) float64 { return float64(x.scanned) })
+	times := binIterations(its, per, func(x step) float64 { return x.time.Seconds() * 1e3 }, nil)
 
 	xlabel := "iteration"
 	if per > 1 {

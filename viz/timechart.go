@@ -14,32 +14,36 @@ import (
 // launched GPU kernels, a table of each kernel's launches, total time and share of the
 // kernel time.
 func TimeChart(t engine.Trace, o ChartOptions) string {
+	return timeChart(traceSeries(t), o)
+}
+
+func timeChart(s series, o ChartOptions) string {
 	w, h := o.size()
-	its, _ := iterations(t)
+	n := s.n
 	plotW := w - axisW - 1
-	lay := makeLayout(len(its), plotW)
-	cols := binIterations(its, lay.perCol, func(r engine.Record) float64 { return float64(r.Time) }, nil)
+	lay := makeLayout(n, plotW)
+	cols := binIterations(s, lay.perCol, func(r step) float64 { return float64(r.time) }, nil)
 
 	var total time.Duration
-	for _, r := range its {
-		total += r.Time
+	for i := range n {
+		total += s.at(i).time
 	}
 	var b strings.Builder
 	title := "time per iteration"
 	if o.Log {
 		title += " (log)"
 	}
-	if len(its) == 0 {
+	if n == 0 {
 		b.WriteString(fit(title+" · no iterations yet", w) + "\n")
 		return b.String()
 	}
-	title += fmt.Sprintf(" · %d iterations, %s in all", len(its), Duration(total))
+	title += fmt.Sprintf(" · %d iterations, %s in all", n, Duration(total))
 	if lay.perCol > 1 {
 		title += fmt.Sprintf(", %d per column", lay.perCol)
 	}
 	b.WriteString(fit(title, w) + "\n")
 
-	kernels := kernelShares(its)
+	kernels := s.kernels()
 	kernH := 0
 	if len(kernels) > 0 {
 		kernH = min(len(kernels)+2, max(0, h-6))
@@ -88,20 +92,32 @@ type kernelShare struct {
 }
 
 // kernelShares sums kernel launches by name, largest total time first.
-func kernelShares(its []engine.Record) []kernelShare {
+func kernelShares(its []*engine.Record) []kernelShare {
 	byName := map[string]*kernelShare{}
-	var total time.Duration
 	for _, r := range its {
-		for _, k := range r.Kernels {
-			s := byName[k.Name]
-			if s == nil {
-				s = &kernelShare{name: k.Name}
-				byName[k.Name] = s
-			}
-			s.launches++
-			s.time += k.Time
-			total += k.Time
+		addKernels(byName, r.Kernels)
+	}
+	return sortShares(byName)
+}
+
+// addKernels adds launches to the per-kernel sums.
+func addKernels(byName map[string]*kernelShare, ks []engine.Kernel) {
+	for _, k := range ks {
+		s := byName[k.Name]
+		if s == nil {
+			s = &kernelShare{name: k.Name}
+			byName[k.Name] = s
 		}
+		s.launches++
+		s.time += k.Time
+	}
+}
+
+// sortShares computes each kernel's share and orders them, largest total time first.
+func sortShares(byName map[string]*kernelShare) []kernelShare {
+	var total time.Duration
+	for _, s := range byName {
+		total += s.time
 	}
 	out := make([]kernelShare, 0, len(byName))
 	for _, s := range byName {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/session"
+	"github.com/gworkbench/gworkbench/viz"
 )
 
 // liveRun is the run shown in the live panel: the one in progress, or the last one.
@@ -12,17 +13,25 @@ type liveRun struct {
 	alg        engine.Algorithm
 	engineName string
 	graph      string
-	vertices   int // of the graph, for progress; 0 if unknown
-	trace      engine.Trace
+	vertices   int      // of the graph, for progress; 0 if unknown
+	chart      viz.Live // the records so far, as the charts need them
 	iters      int
-	last       engine.Record // the latest iteration record
-	reached    int64         // vertices put on a frontier so far (traversals)
+	last       lastIter // the latest iteration
+	reached    int64    // vertices put on a frontier so far (traversals)
 	started    time.Time
 	finished   time.Time // zero while running
 	name       string    // the result's name once finished
 	err        error
 	runs       int           // runs started by the current command (compare, sweep, repeat)
 	took       time.Duration // the engine's own time for the run, once finished
+}
+
+// lastIter is what the live panel's status line says of the latest iteration.
+type lastIter struct {
+	iter int
+	dir  engine.Direction
+	mode engine.Driven
+	in   int64
 }
 
 func (l *liveRun) running() bool { return !l.started.IsZero() && l.finished.IsZero() }
@@ -47,10 +56,10 @@ func (m *model) applyEvent(e session.Event, now time.Time) {
 		}
 	case session.RunRecord:
 		r := e.Record
-		l.trace.Records = append(l.trace.Records, r)
+		l.chart.Add(r)
 		if r.Kind == engine.IterationRecord {
 			l.iters++
-			l.last = r
+			l.last = lastIter{iter: r.Iter, dir: r.Direction, mode: r.Mode, in: r.InVertices}
 			if l.alg.Traversal() {
 				l.reached += r.OutVertices
 			}
@@ -60,8 +69,13 @@ func (m *model) applyEvent(e session.Event, now time.Time) {
 		l.err = e.Err
 		l.name = e.Name
 		if e.Result != nil {
-			if len(e.Result.Trace.Records) >= len(l.trace.Records) {
-				l.trace = e.Result.Trace
+			// Engines that count on the device deliver the counters at the end.
+			if n := e.Result.Trace.Iterations(); n != l.chart.Iterations() {
+				l.chart = viz.Live{}
+				for _, r := range e.Result.Trace.Records {
+					l.chart.Add(r)
+				}
+				l.iters = n
 			}
 			l.took = e.Result.Summary.Time
 		}

@@ -180,7 +180,7 @@ func (m *model) liveView(w, h int) string {
 			head += fmt.Sprintf(" · run %d", l.runs)
 		}
 		if l.iters > 0 {
-			head += fmt.Sprintf(" · it %d · %s · %s · frontier %s", l.last.Iter, l.last.Direction, l.last.Mode, viz.Human(float64(l.last.InVertices)))
+			head += fmt.Sprintf(" · it %d · %s · %s · frontier %s", l.last.iter, l.last.dir, l.last.mode, viz.Human(float64(l.last.in)))
 		}
 		head += " · " + viz.Duration(elapsed.Round(time.Millisecond))
 		if f, ok := l.progress(); ok {
@@ -199,10 +199,10 @@ func (m *model) liveView(w, h int) string {
 		}
 	}
 	o := viz.ChartOptions{Width: w, Height: h - 1, Log: true, Color: true}
-	chart := viz.FrontierChart(l.trace, o)
+	chart := l.chart.FrontierChart(o)
 	if m.timeChart {
 		o.Log = false
-		chart = viz.TimeChart(l.trace, o)
+		chart = l.chart.TimeChart(o)
 	}
 	return head + "\n" + strings.TrimRight(chart, "\n")
 }
