@@ -40,11 +40,14 @@ var drivers = map[engine.Algorithm]driver{}
 func register(a engine.Algorithm, d driver) { drivers[a] = d }
 
 // ctxErr returns the context's error once the run has been stopped, nil before.
+// It also asks ctx itself, since the stop flag is set from another goroutine a moment after
+// the cancellation: call it between iterations, and r.stopped() inside them.
 func (r *Run) ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		r.stop.Store(true)
+		return err
+	}
 	if r.stopped() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		return context.Canceled
 	}
 	return nil

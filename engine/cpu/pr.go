@@ -210,6 +210,9 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			break
 		}
 	}
+	// The sweep spread the previous sweep's dangling rank, so the sum drifts from 1 by about
+	// the last change; scale it back (a projection towards the fixed point, which sums to 1).
+	normalize(rank)
 	return rank, nil
 }
 
@@ -430,4 +433,17 @@ func (p *prState) residualPush(ctx context.Context) ([]float64, error) {
 		out[v] += uniform
 	}
 	return out, nil
+}
+
+// normalize scales x to sum to 1.
+func normalize(x []float64) {
+	sum := 0.0
+	for _, v := range x {
+		sum += v
+	}
+	if sum > 0 {
+		for i := range x {
+			x[i] /= sum
+		}
+	}
 }

@@ -207,7 +207,8 @@ func LoadGraph(path string) (*graph.CSR, error) {
 }
 
 // readDIMACS reads "p sp V E" and "a U V W" lines (1-based ids) into a directed weighted
-// graph, as the 9th DIMACS challenge's road graphs are published.
+// graph, as the 9th DIMACS challenge's road graphs are published, or "p tw V E" and "U V"
+// lines (PACE 2016) into an undirected unweighted one.
 func readDIMACS(path string) (*graph.CSR, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -217,16 +218,25 @@ func readDIMACS(path string) (*graph.CSR, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	n := -1
+	pace := false
 	var edges []loader.Edge
 	for line := 1; sc.Scan(); line++ {
 		s := sc.Text()
 		switch {
 		case strings.HasPrefix(s, "p "):
 			var m int
-			if _, err := fmt.Sscanf(s, "p sp %d %d", &n, &m); err != nil {
-				return nil, fmt.Errorf("%s:%d: want \"p sp V E\": %v", path, line, err)
+			var kind string
+			if _, err := fmt.Sscanf(s, "p %s %d %d", &kind, &n, &m); err != nil || kind != "sp" && kind != "tw" {
+				return nil, fmt.Errorf("%s:%d: want \"p sp V E\" or \"p tw V E\"", path, line)
 			}
+			pace = kind == "tw"
 			edges = make([]loader.Edge, 0, m)
+		case pace && len(s) > 0 && s[0] >= '0' && s[0] <= '9':
+			var u, v uint32
+			if _, err := fmt.Sscanf(s, "%d %d", &u, &v); err != nil || u < 1 || v < 1 || int(u) > n || int(v) > n {
+				return nil, fmt.Errorf("%s:%d: want \"U V\" with ids 1..%d", path, line, n)
+			}
+			edges = append(edges, loader.Edge{U: u - 1, V: v - 1})
 		case strings.HasPrefix(s, "a "):
 			var u, v uint32
 			var w int32
@@ -242,9 +252,34 @@ func readDIMACS(path string) (*graph.CSR, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("%s: no \"p sp\" line", path)
 	}
-	g := FromEdges(n, edges, true, true)
+	g := FromEdges(n, edges, !pace, !pace)
 	g.Origin.Path, g.Origin.Format = path, "dimacs"
+	if pace {
+		g.Origin.Format = "pace"
+	}
 	return g, nil
+}
+
+// WithUniformWeights returns g itself when it is weighted, else a copy sharing g's structure
+// with weights drawn uniformly from lo..hi (the same weight on both arcs of an undirected
+// edge), from seed.
+func WithUniformWeights(g *graph.CSR, lo, hi int32, seed uint64) *graph.CSR {
+	if g.Weights != nil {
+		return g
+	}
+	w := make([]int32, len(g.Neighbors))
+	n := g.NumVertices()
+	for u := 0; u < n; u++ {
+		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
+			v := g.Neighbors[i]
+			a, b := uint64(min(uint32(u), v)), uint64(max(uint32(u), v))
+			h := engine.Mix64(seed ^ a<<32 ^ b)
+			w[i] = lo + int32(h%uint64(hi-lo+1))
+		}
+	}
+	out := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: w, Directed: g.Directed, Origin: g.Origin}
+	out.Origin.WeightsGenerated = fmt.Sprintf("uniform:%d:%d seed=%d", lo, hi, seed)
+	return out
 }
 
 // Params returns the parameters the suite runs an algorithm with: the defaults, with PageRank

@@ -1,0 +1,133 @@
+package cpu_test
+
+import (
+	"context"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// Benchmarks of the default (auto) schedule with 2 workers, on the issue's graphs: kron and
+// urand scale 20 degree 16 (undirected, weights uniform 1..255) and the NY road graph
+// (testdata/graphs/NY.gr, or ../shared/data/NY.gr; unweighted in its PACE form, so weights
+// uniform 1..255 are added for SSSP). Run with `make bench-cpu`. Each benchmark reports
+// ms/op and GTEPS (the engine's count of edges examined per second, in 1e9).
+
+type fixture struct {
+	once sync.Once
+	g    *graph.CSR
+	err  error
+	make func() (*graph.CSR, error)
+}
+
+func (f *fixture) get(b *testing.B) *graph.CSR {
+	b.Helper()
+	f.once.Do(func() { f.g, f.err = f.make() })
+	if f.err != nil {
+		b.Skip(f.err)
+	}
+	return f.g
+}
+
+func generated(spec enginetest.Spec) *fixture {
+	return &fixture{make: func() (*graph.CSR, error) {
+		g, _, err := enginetest.Build(spec)
+		return g, err
+	}}
+}
+
+var (
+	kron20  = generated(enginetest.Spec{Kind: "kron", Scale: 20, Degree: 16, Weights: "uniform:1:255", Seed: 1})
+	urand20 = generated(enginetest.Spec{Kind: "urand", Scale: 20, Degree: 16, Weights: "uniform:1:255", Seed: 1})
+	ny      = &fixture{make: func() (*graph.CSR, error) {
+		path := enginetest.FindGraph("NY.gr")
+		if path == "" {
+			return nil, errSkip("NY.gr not found in testdata/graphs or ../shared/data")
+		}
+		g, err := enginetest.LoadGraph(path)
+		if err != nil {
+			return nil, err
+		}
+		return enginetest.WithUniformWeights(g, 1, 255, 1), nil
+	}}
+)
+
+type errSkip string
+
+func (e errSkip) Error() string { return string(e) }
+
+func benchRun(b *testing.B, f *fixture, a engine.Algorithm) {
+	g := f.get(b)
+	e, err := engine.Open("cpu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: engine.Schedule{Workers: 2}}
+	if _, err := e.Run(context.Background(), req); err != nil { // warm: transpose, page faults
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	var total time.Duration
+	var edges int64
+	var res *engine.Result
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		res, err = e.Run(context.Background(), req)
+		total += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		edges += res.Summary.EdgesTraversed
+	}
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
+	b.ReportMetric(float64(total.Microseconds())/1e3/float64(b.N), "ms/op")
+	// CPU time of the process per run, summed over threads: on a shared machine it tells
+	// the work done from the time spent waiting for a core.
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(edges)/total.Seconds()/1e9, "GTEPS")
+	if b.N > 0 && res.Summary.Iterations == 0 && g.NumVertices() > 1 {
+		b.Fatalf("%s: no iterations recorded", a)
+	}
+	b.Logf("%s on %d vertices, %d edges: schedule %s; %d iterations", a, g.NumVertices(), g.NumEdges(),
+		res.Schedule.Relevant(a, "cpu"), res.Summary.Iterations)
+}
+
+func BenchmarkBFS(b *testing.B) {
+	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.BFS) })
+	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.BFS) })
+	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.BFS) })
+}
+
+func BenchmarkSSSP(b *testing.B) {
+	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.SSSP) })
+	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.SSSP) })
+	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.SSSP) })
+}
+
+func BenchmarkCC(b *testing.B) {
+	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.CC) })
+	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.CC) })
+	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.CC) })
+}
+
+func BenchmarkPR(b *testing.B) {
+	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.PR) })
+	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.PR) })
+	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.PR) })
+}
+
+// cpuTime returns the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
