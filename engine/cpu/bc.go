@@ -31,12 +31,11 @@ import (
 //  2. backward: from the deepest level up, each vertex v of level d gathers
 //     delta[v] = sigma[v] * sum over successors w (out-neighbours at level d+1) of
 //     (1 + delta[w]) / sigma[w], a pull that writes only v, over the stored levels
-//     (data-driven) or a sweep selecting depth d (topology-driven). Over stored levels the
-//     quotient is published per level after its step and is zero elsewhere, so the sum reads
-//     one value per arc and tests nothing (an out-neighbour is never deeper than d+1).
+//     (data-driven) or a sweep selecting depth d (topology-driven). Successors are told by a
+//     bitmap of level d+1, as GAPBS tells them by a bitmap of successor arcs.
 //
-// A pull step tests in-neighbours against a bitmap of the frontier (V bits, cache-resident)
-// rather than loading their depths.
+// A pull step likewise tests in-neighbours against a bitmap of the frontier (V bits, small
+// enough for the cache) rather than loading their depths.
 //
 // Time O(V + E) per source; memory five arrays of V. Path counts are float64, so they do not
 // overflow; they round on graphs with astronomically many shortest paths, as in every BC code.
@@ -73,8 +72,7 @@ type bcRun struct {
 	rest   *segQueue // ... and the ones that stay unvisited
 	cnt    []counters
 	iter   int
-	front  bitmap    // pull: the level being pulled from
-	delta  []float64 // data-driven backward: the level's dependencies, published into coef after
+	front  bitmap // the level pulled from (forward), the successors' level (backward)
 }
 
 func runBC(ctx context.Context, r *Run) error {
@@ -115,7 +113,6 @@ func runBC(ctx context.Context, r *Run) error {
 	}
 	if b.data {
 		b.queue = make([]uint32, 0, n)
-		b.delta = make([]float64, n)
 	}
 	r.forRange(n, 4096, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
@@ -337,27 +334,7 @@ func (b *bcRun) pull(d int32) (found, outEdges, scanned int64) {
 	collect := b.data
 	worklist := b.data && b.dir == engine.Pull
 	// The frontier as a bitmap: a test per in-arc that stays in cache, instead of a depth load.
-	if b.front == nil {
-		b.front = newBitmap(b.n)
-	}
-	front := b.front
-	clear(front)
-	if b.data {
-		f := b.level(d)
-		r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
-			for _, u := range f[lo:hi] {
-				front.set(u)
-			}
-		})
-	} else {
-		r.forRange(b.n, 4096, 64, func(_, lo, hi int) {
-			for u := lo; u < hi; u++ {
-				if b.depth[u] == d {
-					front[u>>6] |= 1 << (u & 63) // pieces are whole words: no sharing
-				}
-			}
-		})
-	}
+	front := b.markLevel(d)
 	visit := func(w int, v uint32) bool {
 		nb := gt.Neighbors[gt.Offsets[v]:gt.Offsets[v+1]]
 		c := &b.cnt[w]
@@ -419,15 +396,20 @@ func (b *bcRun) appendNext() {
 }
 
 // backward computes the dependencies of level d from those of level d+1 and adds them to the
-// centralities. It returns the vertices of the level and the edges scanned.
+// centralities. It returns the vertices of the level and the edges scanned. Successors are
+// told by a bitmap of level d+1, a cached bit test per arc, so that only successor arcs load
+// a quotient from the (uncached) coef array: on a random graph most arcs of the widest level
+// lead sideways or back. Level d's own quotients can then be written at once: no reader of
+// this step looks at level d.
 func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 	r, g := b.r, b.g
 	clear(b.cnt)
+	succ := b.markLevel(d + 1)
 	visit := func(w int, v uint32) {
 		nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
 		s := 0.0
 		for _, x := range nb {
-			if b.depth[x] == d+1 {
+			if succ.has(x) {
 				s += b.coef[x]
 			}
 		}
@@ -437,41 +419,22 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 		if v != src {
 			b.cent[v] += delta
 		}
-		b.cnt[w].a++
 		b.cnt[w].c += int64(len(nb))
 	}
 	if b.data {
-		// Over stored levels, coef is zero everywhere but on level d+1 (levels up to d are
-		// published only after their step, and an out-neighbour is never deeper than d+1),
-		// so the sum needs no depth test: one load per arc, no branch.
 		f := b.level(d)
-		delta := b.delta
 		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
 			for _, v := range f[lo:hi] {
-				nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
-				s := 0.0
-				for _, x := range nb {
-					s += b.coef[x]
-				}
-				dv := b.sigma[v] * s
-				delta[v] = dv
-				if v != src {
-					b.cent[v] += dv
-				}
-				b.cnt[w].c += int64(len(nb))
+				visit(w, v)
 			}
 			b.cnt[w].a += int64(hi - lo)
-		})
-		r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
-			for _, v := range f[lo:hi] {
-				b.coef[v] = (1 + delta[v]) / b.sigma[v]
-			}
 		})
 	} else {
 		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
 			for v := lo; v < hi; v++ {
 				if b.depth[v] == d {
 					visit(w, uint32(v))
+					b.cnt[w].a++
 				}
 			}
 		})
@@ -480,14 +443,45 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 	return s.a, s.c
 }
 
-// reset clears depth, sigma (and coef) for the next source: only the visited vertices when the levels
+// markLevel returns the bitmap of level d: from the stored level (data) or a depth sweep.
+// It must not run while depths change.
+func (b *bcRun) markLevel(d int32) bitmap {
+	r := b.r
+	if b.front == nil {
+		b.front = newBitmap(b.n)
+	}
+	front := b.front
+	clear(front)
+	if b.data {
+		if int(d)+1 >= len(b.bounds) {
+			return front
+		}
+		f := b.level(d)
+		r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
+			for _, u := range f[lo:hi] {
+				front.set(u)
+			}
+		})
+		return front
+	}
+	r.forRange(b.n, 4096, 64, func(_, lo, hi int) {
+		for u := lo; u < hi; u++ {
+			if b.depth[u] == d {
+				front[u>>6] |= 1 << (u & 63) // pieces are whole words: no sharing
+			}
+		}
+	})
+	return front
+}
+
+// reset clears depth and sigma for the next source: only the visited vertices when the levels
 // were stored, else everything.
 func (b *bcRun) reset() {
 	if b.data {
 		q := b.queue
 		b.r.forRange(len(q), 4096, 1, func(_, lo, hi int) {
 			for _, v := range q[lo:hi] {
-				b.depth[v], b.sigma[v], b.coef[v] = -1, 0, 0
+				b.depth[v], b.sigma[v] = -1, 0
 			}
 		})
 		return
