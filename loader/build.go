@@ -2,7 +2,9 @@ package loader
 
 import (
 	"context"
+	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -69,7 +71,9 @@ type buildStats struct {
 //  3. allocate the neighbour (and weight) arrays, exactly the size counted;
 //  4. scatter: each goroutine owns a range of about equal arcs and, reading all the edges in
 //     order, writes the arcs that leave its vertices (with the reverse arcs when symmetrizing);
-//     ownership means no atomics, and lists come out in input order;
+//     ownership means no atomics, and lists come out in input order. On large graphs the
+//     arcs are first buffered by target range (propagation blocking), so that the writes
+//     hit a cache-sized part of the arrays at a time;
 //  5. sort and squish: each list is sorted (by neighbour, then weight) and, unless duplicates
 //     are kept, duplicates are dropped keeping the lowest weight; lists are compacted in place
 //     and the offsets rebuilt (SquishCSR in builder.h).
@@ -125,14 +129,25 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	owners := splitByArcs(off, w)
 	parallelFor(len(owners)-1, w, func(p int) {
 		lo, span := uint32(owners[p]), uint32(owners[p+1]-owners[p])
+		var bn *binner
+		if span >= binMinVertices {
+			bn = newBinner(lo, span, off, nb, wt)
+		}
 		for bi, b := range blocks {
 			if bi&15 == 0 && ctx.Err() != nil {
 				return
 			}
-			scatterBlock(b, off, nb, wt, lo, span, sp.symmetrize, sp.keepLoops)
+			if bn != nil {
+				bn.scatter(b, sp.symmetrize, sp.keepLoops)
+			} else {
+				scatterBlock(b, off, nb, wt, lo, span, sp.symmetrize, sp.keepLoops)
+			}
 			if p == 0 {
 				sp.prog.add(int64(len(b.dst)))
 			}
+		}
+		if bn != nil {
+			bn.flushAll()
 		}
 	})
 	clear(blocks)
@@ -318,6 +333,7 @@ func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *p
 	for p := 0; p < np; p++ {
 		start[p] = off[parts[p]]
 	}
+	idBits := bits.Len(uint(len(off) - 2))
 	parallelFor(np, w, func(p int) {
 		var scratch []uint64
 		s := start[p]
@@ -330,7 +346,11 @@ func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *p
 				ws = wt[s:e]
 				scratch = sortWeighted(list, ws, scratch)
 			} else if !slices.IsSorted(list) {
-				slices.Sort(list)
+				if len(list) >= radixMin {
+					scratch = radixSort(list, scratch, idBits)
+				} else {
+					slices.Sort(list)
+				}
 			}
 			k := len(list)
 			if dedup && k > 1 {
@@ -416,6 +436,170 @@ func sortWeighted(list []uint32, ws []int32, scratch []uint64) []uint64 {
 	for i, x := range scratch {
 		list[i] = uint32(x >> 32)
 		ws[i] = int32(uint32(x) ^ 0x80000000)
+	}
+	return scratch
+}
+
+// Propagation blocking: a binner buffers arcs in bins of binVertices consecutive source
+// vertices and writes a bin out when it holds binCap arcs, so that a flush touches a few
+// kilobytes of cursors and a small stretch of the neighbour array instead of the whole CSR.
+const (
+	binShift = 11 // 2048 vertices per bin
+	binCap   = 256
+)
+
+// binMinVertices is the owned range from which scatter is binned (tests lower it).
+var binMinVertices uint32 = 1 << 16
+
+type binner struct {
+	lo   uint32
+	span uint32
+	arcs [][]uint64 // per bin: source<<32 | neighbour
+	ws   [][]int32  // per bin: weights, when weighted
+	cur  []int64
+	nb   []uint32
+	wt   []int32
+}
+
+func newBinner(lo, span uint32, cur []int64, nb []uint32, wt []int32) *binner {
+	k := int(span>>binShift) + 1
+	bn := &binner{lo: lo, span: span, arcs: make([][]uint64, k), cur: cur, nb: nb, wt: wt}
+	backing := make([]uint64, k*binCap)
+	for i := range bn.arcs {
+		bn.arcs[i] = backing[i*binCap : i*binCap : (i+1)*binCap]
+	}
+	if wt != nil {
+		bn.ws = make([][]int32, k)
+		wb := make([]int32, k*binCap)
+		for i := range bn.ws {
+			bn.ws[i] = wb[i*binCap : i*binCap : (i+1)*binCap]
+		}
+	}
+	return bn
+}
+
+func (bn *binner) flush(k uint32) {
+	a := bn.arcs[k]
+	cur, nb := bn.cur, bn.nb
+	if bn.wt != nil {
+		ws := bn.ws[k]
+		for i, e := range a {
+			x := e >> 32
+			p := cur[x]
+			cur[x] = p + 1
+			nb[p], bn.wt[p] = uint32(e), ws[i]
+		}
+		bn.ws[k] = ws[:0]
+	} else {
+		for _, e := range a {
+			x := e >> 32
+			p := cur[x]
+			cur[x] = p + 1
+			nb[p] = uint32(e)
+		}
+	}
+	bn.arcs[k] = a[:0]
+}
+
+func (bn *binner) flushAll() {
+	for k := range bn.arcs {
+		bn.flush(uint32(k))
+	}
+}
+
+// put bins the arc x->y (weight w).
+func (bn *binner) put(x, y uint32, w int32) {
+	k := (x - bn.lo) >> binShift
+	a := append(bn.arcs[k], uint64(x)<<32|uint64(y))
+	bn.arcs[k] = a
+	if bn.wt != nil {
+		bn.ws[k] = append(bn.ws[k], w)
+	}
+	if len(a) == binCap {
+		bn.flush(k)
+	}
+}
+
+// scatter bins the block's arcs that leave the binner's range, in input order.
+func (bn *binner) scatter(b *edgeBlock, sym, keepLoops bool) {
+	lo, span := bn.lo, bn.span
+	var w int32
+	if b.src != nil {
+		src := b.src[:len(b.dst)]
+		for i, v := range b.dst {
+			u := src[i]
+			if u == v && !keepLoops {
+				continue
+			}
+			if b.w != nil {
+				w = b.w[i]
+			}
+			if u-lo < span {
+				bn.put(u, v, w)
+			}
+			if sym && v-lo < span && u != v {
+				bn.put(v, u, w)
+			}
+		}
+		return
+	}
+	i := 0
+	for _, r := range b.runs {
+		u := r.v
+		for _, v := range b.dst[i : i+int(r.n)] {
+			if u == v && !keepLoops {
+				i++
+				continue
+			}
+			if b.w != nil {
+				w = b.w[i]
+			}
+			if u-lo < span {
+				bn.put(u, v, w)
+			}
+			if sym && v-lo < span && u != v {
+				bn.put(v, u, w)
+			}
+			i++
+		}
+	}
+}
+
+// radixMin is the list length from which unweighted lists are radix sorted.
+const radixMin = 512
+
+// radixSort sorts list (ids below 2^idBits) with an LSD radix sort of 8-bit digits, using
+// scratch (grown as needed, and returned) as the second buffer.
+func radixSort(list []uint32, scratch []uint64, idBits int) []uint64 {
+	n := len(list)
+	if cap(scratch)*2 < n {
+		scratch = make([]uint64, (n+1)/2)
+	}
+	tmp := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(scratch[:cap(scratch)]))), n)
+	src, dst := list, tmp
+	for shift := 0; shift < idBits; shift += 8 {
+		var count [256]int
+		for _, x := range src {
+			count[(x>>shift)&255]++
+		}
+		if count[(src[0]>>shift)&255] == n {
+			continue // every id has this digit
+		}
+		sum := 0
+		for d := range count {
+			c := count[d]
+			count[d] = sum
+			sum += c
+		}
+		for _, x := range src {
+			d := (x >> shift) & 255
+			dst[count[d]] = x
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &list[0] {
+		copy(list, src)
 	}
 	return scratch
 }
