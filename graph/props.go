@@ -26,8 +26,12 @@ type Properties struct {
 	DegreeHistogram []int64
 	Isolated        int64 // vertices with neither out- nor in-arcs
 	SelfLoops       int64 // self-loops still present
-	Diameter        int   // estimated (a lower bound from a few BFS sweeps); -1 for an empty graph
-	Bytes           int64 // bytes held by the CSR arrays (not counting a cached transpose)
+	// What the loader removed (from Origin): self-loops, and duplicate edges (arcs for a
+	// directed graph).
+	SelfLoopsRemoved  int64
+	DuplicatesRemoved int64
+	Diameter          int   // estimated (a lower bound from a few BFS sweeps); -1 for an empty graph
+	Bytes             int64 // bytes held by the CSR arrays (not counting a cached transpose)
 }
 
 // Properties returns the graph's properties, computed on first call and cached.
@@ -87,7 +91,8 @@ const parallelMin = 1 << 15
 
 func computeProperties(g *CSR) Properties {
 	n := g.NumVertices()
-	p := Properties{Vertices: n, Arcs: g.NumArcs(), Edges: g.NumEdges(), Bytes: g.Bytes(), Diameter: -1}
+	p := Properties{Vertices: n, Arcs: g.NumArcs(), Edges: g.NumEdges(), Bytes: g.Bytes(), Diameter: -1,
+		SelfLoopsRemoved: g.Origin.SelfLoopsRemoved, DuplicatesRemoved: g.Origin.DuplicatesRemoved}
 	if n == 0 {
 		return p
 	}

@@ -170,12 +170,16 @@ func load(ctx context.Context, r io.Reader, name string, size int64, o *options,
 func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunkInfo, p *plan, o *options, prog *progress) (*graph.CSR, error) {
 	var entries, vlines int64
 	var maxID uint32
+	minID := uint32(maxVertices)
 	realW := false
 	lastLine := int64(1)
 	for _, in := range infos {
 		entries += in.entries
 		vlines += in.vertices
 		maxID = max(maxID, in.maxID)
+		if in.entries > 0 {
+			minID = min(minID, in.minID)
+		}
 		realW = realW || in.realW
 		lastLine = max(lastLine, in.lastLine)
 	}
@@ -256,6 +260,9 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		DuplicatesRemoved: dups,
 		Entries:           entries,
 		Note:              p.note,
+	}
+	if p.n < 0 && p.base == 0 && o.base < 0 && minID > 0 && minID < maxVertices {
+		g.Origin.Note = joinNote(g.Origin.Note, fmt.Sprintf("the smallest id is %d, so ids 0..%d have no edges (base=1 reads 1-based ids)", minID, minID-1))
 	}
 	if realW && weighted {
 		g.Origin.Note = joinNote(g.Origin.Note, "real weights rounded to integers")

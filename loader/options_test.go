@@ -130,6 +130,11 @@ func TestOptions(t *testing.T) {
 		{"no final newline", "a.txt", "0 1\n1 2", def, "0:1 1:2 2:", true, nil},
 		{"snap third column weight", "a.txt", "0 1 4\n1 2 0\n", def, "0:1/4 1:2/0 2:", true, nil},
 		{"el", "a.el", "0 1\n1 2\n", def, "0:1 1:2 2:", true, nil},
+		{"1-based edge list hint", "a.txt", "1 2\n2 3\n", def, "0: 1:2 2:3 3:", true, func(t *testing.T, o graph.Origin) {
+			if !strings.Contains(o.Note, "the smallest id is 1, so ids 0..0 have no edges (base=1 reads 1-based ids)") {
+				t.Errorf("note %q", o.Note)
+			}
+		}},
 		{"dimacs", "a.gr", "c x\np sp 3 2\nc y\na 1 2 7\na 3 1 2\n", def, "0:1/7 1: 2:0/2", true, nil},
 		{"pace", "a.gr", "c x\np tw 3 2\n1 2\n3 2\n", def, "0:1 1:0,2 2:1", false, nil},
 		{"metis plain", "a.graph", "% c\n3 2\n2 3\n1\n1\n", def, "0:1,2 1:0 2:0", false, nil},
@@ -261,5 +266,16 @@ func TestOptionsChecked(t *testing.T) {
 		if _, err := Load(context.Background(), filepath.Join(graphsDir, "chesapeake.mtx"), o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Load(ctx, filepath.Join(graphsDir, "NY.gr"), DefaultOptions()); err != context.Canceled {
+		t.Errorf("Load: got %v, want context.Canceled", err)
+	}
+	if _, err := Generate(ctx, "kron", map[string]string{"scale": "12"}, nil); err != context.Canceled {
+		t.Errorf("Generate: got %v, want context.Canceled", err)
 	}
 }

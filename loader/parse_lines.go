@@ -45,6 +45,7 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 	line := c.line
 	i := 0
 	var maxID uint32
+	minID := uint32(maxVertices)
 	lim := uint64(maxVertices)
 	if f.limit > 0 {
 		lim = f.limit
@@ -100,6 +101,7 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 				s.w = append(s.w, int32(w))
 			}
 			maxID = max(maxID, uint32(u), uint32(v))
+			minID = min(minID, uint32(u), uint32(v))
 			i = k + 1
 			line++
 			continue
@@ -180,9 +182,11 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 		s.src = append(s.src, u)
 		s.dst = append(s.dst, v)
 		maxID = max(maxID, u, v)
+		minID = min(minID, u, v)
 	}
 	info.entries = int64(len(s.dst))
 	info.maxID = maxID
+	info.minID = minID
 	info.lastLine = line
 	return s.block(f.keepW && f.weighted), info, nil
 }

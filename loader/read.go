@@ -180,6 +180,7 @@ type chunkParser func(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error)
 type chunkInfo struct {
 	entries   int64  // data lines (edges, arcs or matrix entries) read
 	maxID     uint32 // largest vertex id seen (0-based)
+	minID     uint32 // smallest vertex id seen (line formats only)
 	realW     bool   // real-valued weights were rounded
 	vertices  int64  // METIS: vertex lines read
 	lastLine  int64  // number of the chunk's last line
