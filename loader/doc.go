@@ -1,4 +1,30 @@
 // Package loader builds graph.CSR values: it reads every common graph file format (plain or
 // gzip-compressed), generates synthetic graphs, and saves and loads the fast binary cache
 // format .gwg. Errors name the file, the line (or byte offset) and what was expected.
+//
+// Formats, detected by extension and then by content (Options.Format overrides):
+//
+//	mtx     Matrix Market coordinate (pattern, integer, real; general, symmetric,
+//	        skew-symmetric), 1-based; symmetric matrices are undirected
+//	snap    SNAP-style edge list (.txt .tsv .csv .edges ...): "U V" or "U V W" separated by
+//	        spaces, tabs or commas, '#' and '%' comments, CRLF, an optional header line;
+//	        0-based, directed
+//	el wel  GAPBS edge lists, unweighted and weighted; 0-based, directed
+//	dimacs  DIMACS shortest paths .gr ("p sp N M", "a U V W"); 1-based, directed
+//	pace    PACE .gr ("p tw N M", "U V"); 1-based, undirected
+//	metis   METIS .graph ("N M [FMT [NCON]]", one adjacency line per vertex, optional vertex
+//	        and edge weights); 1-based, undirected
+//	gwg     the binary cache (see WriteGWG)
+//
+// Every format may be gzip-compressed (detected by its magic bytes). Vertex ids are never
+// renumbered: ids named in the file but without edges stay as isolated vertices, and 1-based
+// files are shifted to 0-based. Self-loops and duplicate edges are dropped by default (the
+// lowest weight of duplicates is kept) and counted in graph.Origin.
+//
+// Text files are parsed on all cores: one goroutine cuts the input into chunks of whole
+// lines, the others parse them with hand-written number parsing into blocks of edges (sources
+// run-length encoded when the file lists edges by source), and the parallel builder (see
+// buildCSR) turns the blocks into a CSR. Memory is checked before parsing (from the file
+// size) and before building (from the counts); a graph that would not fit is refused with
+// both numbers.
 package loader

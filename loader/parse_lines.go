@@ -51,18 +51,24 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 		lim = f.limit
 	}
 	base := f.base
-	fast := f.prefix == 0 && (!f.weighted || f.keepW)
+	fast := !f.weighted || f.keepW
+	pre := 0 // bytes of prefix ("a ") before the first field
+	if f.prefix != 0 {
+		pre = 2
+	}
 	for i < n {
-		// Fast path: "U V\n" or "U V W\n" with single separators and plain integers.
-		// Anything else (and every error) goes to the general path below, from the line start.
-		if fast && data[i]-'0' <= 9 {
-			j := i
+		// Fast path: "U V\n" or "U V W\n" (after the prefix) with single separators and plain
+		// integers. Anything else (and every error) goes to the general path below, from the
+		// line start.
+		if fast && i+pre < n && data[i+pre]-'0' <= 9 && (pre == 0 || data[i] == f.prefix && data[i+1] == ' ') {
+			j := i + pre
+			i0 := j
 			var u, v, w uint64
 			for j < n && data[j]-'0' <= 9 {
 				u = u*10 + uint64(data[j]-'0')
 				j++
 			}
-			if j-i > 10 || j >= n || !f.isSep(data[j]) {
+			if j-i0 > 10 || j >= n || !f.isSep(data[j]) {
 				goto slow
 			}
 			j++
