@@ -2,6 +2,8 @@ package cpu_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -67,7 +69,16 @@ func benchRun(b *testing.B, f *fixture, a engine.Algorithm) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: engine.Schedule{Workers: 2}}
+	sched := engine.Schedule{Workers: 2}
+	// GWORKBENCH_SCHEDULE="knob=value ..." runs another schedule (for exploring; the
+	// recorded figures use the default).
+	for _, kv := range strings.Fields(os.Getenv("GWORKBENCH_SCHEDULE")) {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := sched.Set(k, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	req := engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: sched}
 	if _, err := e.Run(context.Background(), req); err != nil { // warm: transpose, page faults
 		b.Fatal(err)
 	}

@@ -307,6 +307,36 @@ func (s *ssspState) relax(w int, u uint32, du int64, push func(v uint32, nd int6
 	return hi - lo
 }
 
+// relaxFast is relax for the default delta-stepping schedule (update=rmw, sync=async,
+// dedup=none, weighted): no callback, improved vertices go straight into the worker's bins.
+func (s *ssspState) relaxFast(u uint32, du int64, ring *binRing, pushed *int64) int64 {
+	g := s.g
+	lo, hi := g.Offsets[u], g.Offsets[u+1]
+	nb := g.Neighbors[lo:hi]
+	ws := g.Weights[lo:hi]
+	ws = ws[:len(nb)]
+	dist := s.dist
+	delta := s.delta
+	for i, v := range nb {
+		wt := int64(ws[i])
+		if wt < 0 {
+			s.neg.Store(true)
+			continue
+		}
+		nd := min(du+wt, infDist-1)
+		old := int64(atomic.LoadInt32(&dist[v]))
+		for nd < old {
+			if atomic.CompareAndSwapInt32(&dist[v], int32(old), int32(nd)) {
+				ring.push(nd/delta, v)
+				*pushed++
+				break
+			}
+			old = int64(atomic.LoadInt32(&dist[v]))
+		}
+	}
+	return hi - lo
+}
+
 // claim reports whether v may be queued in bucket (or round) b under dedup=atomic.
 func (s *ssspState) claim(v uint32, b int64) bool {
 	for {
@@ -355,6 +385,7 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 	front := newSegQueue(s.Workers, 0)
 	s.rings[0].push(0, src)
 	fuse := !s.sync
+	fast := s.rmw && !s.sync && !s.dedup && s.g.Weights != nil
 	dist := s.dist
 	for cur, iter := int64(0), 0; cur != noBin; iter++ {
 		if err := s.ctxErr(ctx); err != nil {
@@ -390,7 +421,11 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 					du = int64(atomic.LoadInt32(&dist[u]))
 				}
 				c.a++
-				c.b += s.relax(w, u, du, push)
+				if fast {
+					c.b += s.relaxFast(u, du, ring, &c.c)
+				} else {
+					c.b += s.relax(w, u, du, push)
+				}
 			}
 		}
 		s.forRangeThen(in, ssspDataGrain, 1, func(w, lo, hi int) {

@@ -134,14 +134,22 @@ func cornerCases() []Case {
 	return cs
 }
 
-// realGraphs lists the graph files of testdata/graphs under the module root, or of
-// ../shared/data beside it when testdata has none.
-func realGraphs() []string {
-	root := moduleRoot()
-	if root == "" {
-		return nil
+// graphDirs lists where real graphs are looked for: $GWORKBENCH_GRAPHS if set, then
+// testdata/graphs under the module root, then ../shared/data beside it.
+func graphDirs() []string {
+	var dirs []string
+	if d := os.Getenv("GWORKBENCH_GRAPHS"); d != "" {
+		dirs = append(dirs, d)
 	}
-	for _, dir := range []string{filepath.Join(root, "testdata", "graphs"), filepath.Join(root, "..", "shared", "data")} {
+	if root := moduleRoot(); root != "" {
+		dirs = append(dirs, filepath.Join(root, "testdata", "graphs"), filepath.Join(root, "..", "shared", "data"))
+	}
+	return dirs
+}
+
+// realGraphs lists the graph files of the first of graphDirs that has any.
+func realGraphs() []string {
+	for _, dir := range graphDirs() {
 		var out []string
 		ents, _ := os.ReadDir(dir)
 		for _, en := range ents {
@@ -176,14 +184,10 @@ func moduleRoot() string {
 	}
 }
 
-// FindGraph returns the path of the named real graph (e.g. "NY.gr") in testdata/graphs or
-// ../shared/data, or "" when neither has it.
+// FindGraph returns the path of the named real graph (e.g. "NY.gr") in the first of
+// $GWORKBENCH_GRAPHS, testdata/graphs and ../shared/data that has it, or "".
 func FindGraph(name string) string {
-	root := moduleRoot()
-	if root == "" {
-		return ""
-	}
-	for _, dir := range []string{filepath.Join(root, "testdata", "graphs"), filepath.Join(root, "..", "shared", "data")} {
+	for _, dir := range graphDirs() {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
 			return p
