@@ -91,7 +91,7 @@ func frontierChart(s series, o ChartOptions) string {
 	if showMarks {
 		rest--
 	}
-	noteH := min(len(notes), max(0, (rest-2)/2)) // the reasons matter more than the edges
+	noteH := min(len(notes), max(0, rest-3), max(2, rest/2)) // reasons matter more than edges
 	rest -= noteH
 	edgeH := 0
 	if hasEdges && rest >= 5 {

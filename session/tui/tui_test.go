@@ -236,6 +236,7 @@ func TestHistoryAndCompletion(t *testing.T) {
 
 func TestResize(t *testing.T) {
 	tm, _ := start(t, newFake)
+	screen(t, tm, "the welcome", has("type a command"))
 	typeLine(tm, "run bfs")
 	screen(t, tm, "the run", has("bfs1: 7 iterations"))
 	for _, size := range [][2]int{{70, 20}, {140, 45}, {40, 12}} {
@@ -258,4 +259,18 @@ func TestTimeChartToggle(t *testing.T) {
 	screen(t, tm, "the run", has("frontier (vertices)"))
 	tm.Send(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
 	screen(t, tm, "the time chart", has("time per iteration · 7 iterations"))
+}
+
+// TestScreenSmall is the run screen on an 80x24 terminal.
+func TestScreenSmall(t *testing.T) {
+	tm, _ := start(t, newFake)
+	screen(t, tm, "the welcome", has("type a command"))
+	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	screen(t, tm, "the new size", func(s string) bool { return strings.Count(s, "\n") == 23 })
+	typeLine(tm, "run bfs")
+	s := screen(t, tm, "the run", has("bfs1: 7 iterations"))
+	if n := strings.Count(s, "\n") + 1; n != 24 {
+		t.Errorf("%d lines, want 24", n)
+	}
+	golden.RequireEqual(t, s)
 }
