@@ -26,6 +26,7 @@ type Engine struct {
 	order  []*graph.CSR // least recently used first
 	broken error        // set by a sticky driver error; every later run reports it
 	epoch  uint32       // dedup stamps: a fresh tag per iteration, never reused
+	pool   bufPool      // run buffers kept for the next run
 }
 
 var (
@@ -129,6 +130,7 @@ func (e *Engine) Close() error {
 			delete(e.graphs, g)
 		}
 		e.order = nil
+		e.pool.drain()
 		return nil
 	})
 }

@@ -119,10 +119,18 @@ func (r *run) step(sp *stepSpec) error {
 	lb := r.s.LB
 	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
 	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
-	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge &&
-		sp.in.count > 0 && sp.in.count <= 64 && sp.in.edges >= 1<<14 {
-		lb = engine.LBEdge
-		r.note = "few rows with many edges: split evenly (edge-balanced) this step"
+	// TWC also adapts to the frontier's size: a small frontier (up to 4096 rows) of rows
+	// averaging 8 or more edges would fill a few blocks and run latency-bound, so it is expanded
+	// edge-balanced, as Gunrock's LB balances over the input when it is small.
+	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge && sp.in.count > 0 {
+		switch {
+		case sp.in.count <= 64 && sp.in.edges >= 1<<14:
+			lb = engine.LBEdge
+			r.note = "few rows with many edges: split evenly (edge-balanced) this step"
+		case lb == engine.LBTWC && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
+			lb = engine.LBEdge
+			r.note = "twc: small frontier of rich rows expanded edge-balanced"
+		}
 	}
 	if lb == engine.LBCOO {
 		if err := r.rows(c); err != nil {

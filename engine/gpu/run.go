@@ -84,9 +84,22 @@ type csrDev struct {
 // needed them. Cached by the engine, keyed by the graph.
 type devGraph struct {
 	g       *graph.CSR
+	minW    *int32 // smallest weight, found on first use
 	out     csrDev
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
+}
+
+// minWeight returns the graph's smallest weight (0 for an unweighted graph), computed once.
+func (dg *devGraph) minWeight() int32 {
+	if dg.minW == nil {
+		m := int32(0)
+		for _, w := range dg.g.Weights {
+			m = min(m, w)
+		}
+		dg.minW = &m
+	}
+	return *dg.minW
 }
 
 func (c *csrDev) free() {
@@ -145,11 +158,61 @@ type run struct {
 	collect func() error
 }
 
+// release returns the run's buffers to the engine's pool (the next run of a similar size
+// reuses them instead of allocating) and frees the rest.
 func (r *run) release() {
-	for _, b := range r.bufs {
-		b.free()
+	for name, b := range r.bufs {
+		r.eng.pool.put(name, *b)
 	}
 	r.ctl.free()
+}
+
+// bufPool keeps the buffers of finished runs, by name, for the next run.
+type bufPool struct {
+	bufs  map[string]buffer
+	bytes int64
+}
+
+const poolLimit = 8 << 30
+
+func (p *bufPool) put(name string, b buffer) {
+	if p.bufs == nil {
+		p.bufs = map[string]buffer{}
+	}
+	if old, ok := p.bufs[name]; ok {
+		if old.bytes >= b.bytes {
+			b.free()
+			return
+		}
+		p.bytes -= old.bytes
+		old.free()
+	}
+	if p.bytes+b.bytes > poolLimit {
+		b.free()
+		delete(p.bufs, name)
+		return
+	}
+	p.bufs[name] = b
+	p.bytes += b.bytes
+}
+
+// take returns the pooled buffer called name if it holds at least bytes.
+func (p *bufPool) take(name string, bytes int64) (buffer, bool) {
+	b, ok := p.bufs[name]
+	if !ok || b.bytes < bytes {
+		return buffer{}, false
+	}
+	delete(p.bufs, name)
+	p.bytes -= b.bytes
+	return b, true
+}
+
+func (p *bufPool) drain() {
+	for name, b := range p.bufs {
+		b.free()
+		delete(p.bufs, name)
+	}
+	p.bytes = 0
 }
 
 // setup resolves the schedule and uploads the graph (the out-CSR) if it is not cached.
@@ -225,6 +288,10 @@ func (e *Engine) ensureFree(need int64, what string) error {
 		if need <= free {
 			return nil
 		}
+		if e.pool.bytes > 0 {
+			e.pool.drain()
+			continue
+		}
 		if len(e.order) <= 1 {
 			return fmt.Errorf("gpu: %s need %d MiB of device memory and %d MiB are free", what, need>>20, free>>20)
 		}
@@ -293,16 +360,24 @@ func (r *run) buf(name string, bytes int64, keep bool) (buffer, error) {
 	if b, ok := r.bufs[name]; ok && b.bytes >= bytes {
 		return *b, nil
 	}
-	free, _, err := cu.MemInfo()
-	if err != nil {
-		return buffer{}, check("cuMemGetInfo", err)
-	}
-	if bytes > free {
-		return buffer{}, fmt.Errorf("gpu: the run's %s needs %d MiB of device memory and %d MiB are free", name, bytes>>20, free>>20)
-	}
-	nb, err := alloc(bytes)
-	if err != nil {
-		return buffer{}, err
+	nb, pooled := r.eng.pool.take(name, bytes)
+	if !pooled {
+		free, _, err := cu.MemInfo()
+		if err != nil {
+			return buffer{}, check("cuMemGetInfo", err)
+		}
+		if bytes > free {
+			r.eng.pool.drain()
+			if free, _, err = cu.MemInfo(); err != nil {
+				return buffer{}, check("cuMemGetInfo", err)
+			}
+		}
+		if bytes > free {
+			return buffer{}, fmt.Errorf("gpu: the run's %s needs %d MiB of device memory and %d MiB are free", name, bytes>>20, free>>20)
+		}
+		if nb, err = alloc(bytes); err != nil {
+			return buffer{}, err
+		}
 	}
 	if err := memset8(nb, 0, nb.bytes); err != nil {
 		nb.free()

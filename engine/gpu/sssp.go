@@ -30,10 +30,8 @@ func sssp(r *run) error {
 		return fmt.Errorf("gpu: %v", err)
 	}
 	r.res.Params.Src = int64(src)
-	for _, w := range r.g.Weights {
-		if w < 0 {
-			return fmt.Errorf("gpu: sssp needs non-negative weights (found %d)", w)
-		}
+	if w := r.dg.minWeight(); w < 0 {
+		return fmt.Errorf("gpu: sssp needs non-negative weights (found %d)", w)
 	}
 	s := r.s
 	n := int64(r.n)
