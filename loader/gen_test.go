@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -195,5 +196,11 @@ func TestDemo(t *testing.T) {
 	}
 	if g.Origin.Name != "facebook" {
 		t.Errorf("demo name %q", g.Origin.Name)
+	}
+	// SNAP lists ego-Facebook's diameter as 8; vertex 107 is the largest hub.
+	p := g.Properties()
+	want := []int64{0, 75, 191, 388, 741, 907, 835, 597, 298, 3, 3, 1}
+	if p.Diameter != 8 || p.MaxDegree != 1045 || p.MaxDegreeVertex != 107 || p.MinDegree != 1 || p.Isolated != 0 || !slices.Equal(p.DegreeHistogram, want) {
+		t.Errorf("demo properties %+v", p)
 	}
 }
