@@ -368,6 +368,10 @@ func tcOrientRelabelled(r *Run, u *tcAdj) *tcAdj {
 // tcBatch is how many oriented lists a hash intersection fetches at once.
 const tcBatch = 8
 
+// tcSearchRatio: a hash intersection searches the shorter list in the longer instead of
+// probing the longer when the longer is this many times longer.
+const tcSearchRatio = 64
+
 // tcCount sums |N+(x) ∩ N+(v)| over the oriented arcs x->v, returning the sum and the number
 // of list entries the intersections were given.
 func tcCount(r *Run, h *tcAdj, byRank bool, how engine.Intersect, lb engine.LoadBalance) (uint64, int64) {
@@ -438,6 +442,15 @@ func tcArcs(h *tcAdj, x uint32, e, end int64, byRank bool, how engine.Intersect,
 				}
 				for j := 0; j < k; j++ {
 					b := nb[los[j]:his[j]]
+					if byRank {
+						// Only N+(u) after v can meet N+(v): when that suffix is much the
+						// shorter, search its entries in N+(v) instead of probing all of it.
+						if suf := a[e+int64(j)-off[x]+1:]; len(suf)*tcSearchRatio < len(b) {
+							tri += tcBinary(suf, b)
+							scanned += int64(len(suf))
+							continue
+						}
+					}
 					for _, y := range b {
 						tri += bm[y>>6] >> (y & 63) & 1
 					}
