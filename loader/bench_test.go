@@ -2,15 +2,18 @@ package loader
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -279,6 +282,26 @@ func BenchmarkLoadDIMACS(b *testing.B) {
 		bw.Flush()
 		f.Close()
 		os.Rename(path+".tmp", path)
+	}
+	benchLoad(b, path, DefaultOptions())
+}
+
+// BenchmarkLoadEdgeListShuffled reads the edge list with its lines in random order (so the
+// sources cannot be run-length encoded and every list needs sorting).
+func BenchmarkLoadEdgeListShuffled(b *testing.B) {
+	src := benchFile(b, 20, false)
+	path := strings.TrimSuffix(src, ".el") + "s.el"
+	if _, err := os.Stat(path); err != nil {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte{'\n'})
+		r := rand.New(rand.NewPCG(1, 1))
+		r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+		if err := os.WriteFile(path, bytes.Join(lines, nil), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	benchLoad(b, path, DefaultOptions())
 }

@@ -82,6 +82,10 @@ func (bn *binner) put(x, y uint32, w int32) {
 
 // scatter bins the block's arcs that leave the binner's range, in input order.
 func (bn *binner) scatter(b *edgeBlock, sym, keepLoops bool) {
+	if b.packed != nil {
+		b.batches(func(t *edgeBlock) { bn.scatter(t, sym, keepLoops) })
+		return
+	}
 	lo, span := bn.lo, bn.span
 	var w int32
 	if b.src != nil {

@@ -6,43 +6,6 @@ import (
 	"github.com/gworkbench/gworkbench/graph"
 )
 
-// edgeBlock is a batch of input edges, as one parser chunk or one generator block produced
-// them. Sources are stored per edge (src) or, when the input lists edges grouped by source as
-// most files do, run-length encoded (runs), which halves the memory a parsed file holds.
-type edgeBlock struct {
-	src  []uint32 // per-edge sources; nil when runs is used
-	runs []srcRun // runs[i].n consecutive edges leave runs[i].v
-	dst  []uint32
-	w    []int32 // nil when unweighted
-}
-
-type srcRun struct{ v, n uint32 }
-
-// compactSources switches a block to run-length sources when that is smaller.
-func (b *edgeBlock) compactSources() {
-	if b.src == nil || len(b.src) == 0 {
-		return
-	}
-	runs := 1
-	for i := 1; i < len(b.src); i++ {
-		if b.src[i] != b.src[i-1] {
-			runs++
-		}
-	}
-	if runs*2 > len(b.src) {
-		return
-	}
-	r := make([]srcRun, 0, runs)
-	for i, u := range b.src {
-		if i > 0 && u == b.src[i-1] {
-			r[len(r)-1].n++
-			continue
-		}
-		r = append(r, srcRun{u, 1})
-	}
-	b.runs, b.src = r, nil
-}
-
 // buildSpec says how blocks of edges become a CSR.
 type buildSpec struct {
 	n          int  // vertices
@@ -84,7 +47,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	off := make([]int64, n+1)
 	var total int64
 	for _, b := range blocks {
-		total += int64(len(b.dst))
+		total += int64(b.len())
 	}
 
 	// 1. Count degrees.
@@ -99,7 +62,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 			}
 			loops[p] += countBlock(b, off, lo, span, sp.symmetrize, sp.keepLoops)
 			if p == 0 {
-				sp.prog.add(int64(len(b.dst)))
+				sp.prog.add(int64(b.len()))
 			}
 		}
 	})
@@ -140,7 +103,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 				scatterBlock(b, off, nb, wt, lo, span, sp.symmetrize, sp.keepLoops)
 			}
 			if p == 0 {
-				sp.prog.add(int64(len(b.dst)))
+				sp.prog.add(int64(b.len()))
 			}
 		}
 		if bn != nil {
@@ -165,6 +128,10 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 // returns the number of self-loops it dropped there.
 func countBlock(b *edgeBlock, deg []int64, lo, span uint32, sym, keepLoops bool) int64 {
 	var loops int64
+	if b.packed != nil {
+		b.batches(func(t *edgeBlock) { loops += countBlock(t, deg, lo, span, sym, keepLoops) })
+		return loops
+	}
 	if b.src != nil {
 		src := b.src[:len(b.dst)]
 		for i, v := range b.dst {
@@ -208,6 +175,10 @@ func countBlock(b *edgeBlock, deg []int64, lo, span uint32, sym, keepLoops bool)
 
 // scatterBlock writes the block's arcs that leave [lo, lo+span) at the cursors cur.
 func scatterBlock(b *edgeBlock, cur []int64, nb []uint32, wt []int32, lo, span uint32, sym, keepLoops bool) {
+	if b.packed != nil {
+		b.batches(func(t *edgeBlock) { scatterBlock(t, cur, nb, wt, lo, span, sym, keepLoops) })
+		return
+	}
 	if b.src == nil {
 		i := 0
 		for _, r := range b.runs {

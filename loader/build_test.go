@@ -75,8 +75,8 @@ func TestBuildMatchesNaive(t *testing.T) {
 		edges := make([]Edge, m)
 		for i := range edges {
 			u := uint32(r.IntN(n))
-			if i > 0 && r.IntN(3) > 0 {
-				u = edges[i-1].U // runs of equal sources
+			if i > 0 && r.IntN(3) > 0 && (i/7919)%2 == 0 {
+				u = edges[i-1].U // runs of equal sources (every other block)
 			}
 			v := uint32(r.IntN(n))
 			if r.IntN(50) == 0 {
@@ -113,6 +113,77 @@ func TestBuildMatchesNaive(t *testing.T) {
 						t.Errorf("n=%d sym=%v weighted=%v keepLoops=%v keepDups=%v: differs from the naive build", n, sym, weighted, keep[0], keep[1])
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestBlockForms checks that every block form gives back the edges it was made of.
+func TestBlockForms(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		maxID uint32
+		runs  bool
+		form  string
+	}{
+		{3, false, "packed"}, {1<<13 - 1, false, "packed"}, {1<<24 - 1, false, "packed"},
+		{1 << 24, false, "plain"}, {1<<32 - 2, false, "plain"}, {1 << 30, true, "runs"},
+	} {
+		for _, m := range []int{0, 1, 1023, 1024, 3001} {
+			s := &scratch{}
+			for i := 0; i < m; i++ {
+				u := uint32(r.Uint64() % (uint64(c.maxID) + 1))
+				if c.runs && i > 0 {
+					u = s.src[i-1]
+				}
+				if i == 0 {
+					u = c.maxID
+				}
+				s.src = append(s.src, u)
+				s.dst = append(s.dst, uint32(r.Uint64()%(uint64(c.maxID)+1)))
+				s.w = append(s.w, int32(i))
+			}
+			src, dst := slices.Clone(s.src), slices.Clone(s.dst)
+			b := s.block(true)
+			form := "plain"
+			if b.packed != nil {
+				form = "packed"
+			} else if b.runs != nil {
+				form = "runs"
+			}
+			if m > 1 && form != c.form {
+				t.Errorf("maxID %d runs %v m %d: form %s, want %s", c.maxID, c.runs, m, form, c.form)
+			}
+			var gs, gd []uint32
+			var gw []int32
+			var visit func(t *edgeBlock)
+			visit = func(t *edgeBlock) {
+				if t.packed != nil {
+					t.batches(visit)
+					return
+				}
+				i := 0
+				for j, v := range t.dst {
+					u := uint32(0)
+					if t.src != nil {
+						u = t.src[j]
+					}
+					gd = append(gd, v)
+					gw = append(gw, t.w[j])
+					if t.src != nil {
+						gs = append(gs, u)
+					}
+					i++
+				}
+				for _, run := range t.runs {
+					for k := uint32(0); k < run.n; k++ {
+						gs = append(gs, run.v)
+					}
+				}
+			}
+			visit(b)
+			if b.len() != m || !slices.Equal(gs, src) || !slices.Equal(gd, dst) || len(gw) != m {
+				t.Errorf("maxID %d runs %v m %d: edges differ after the round trip", c.maxID, c.runs, m)
 			}
 		}
 	}

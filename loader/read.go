@@ -187,41 +187,6 @@ type chunkInfo struct {
 	hasTokens bool
 }
 
-// scratch is a parse worker's reusable buffers.
-type scratch struct {
-	src, dst []uint32
-	w        []int32
-}
-
-// block copies the scratch edges into an exactly sized block (run-length sources when that
-// is smaller) and empties the scratch.
-func (s *scratch) block(weighted bool) *edgeBlock {
-	b := &edgeBlock{dst: append([]uint32(nil), s.dst...)}
-	runs := 0
-	for i := range s.src {
-		if i == 0 || s.src[i] != s.src[i-1] {
-			runs++
-		}
-	}
-	if runs*2 <= len(s.src) {
-		b.runs = make([]srcRun, 0, runs)
-		for i, u := range s.src {
-			if i > 0 && u == s.src[i-1] {
-				b.runs[len(b.runs)-1].n++
-				continue
-			}
-			b.runs = append(b.runs, srcRun{u, 1})
-		}
-	} else {
-		b.src = append([]uint32(nil), s.src...)
-	}
-	if weighted {
-		b.w = append([]int32(nil), s.w...)
-	}
-	s.src, s.dst, s.w = s.src[:0], s.dst[:0], s.w[:0]
-	return b
-}
-
 // parseChunks parses the input's body on all cores: one goroutine reads chunks (first, then
 // the chunker's), the others parse them. It returns the blocks and infos in input order, or
 // the error nearest the start of the input.
