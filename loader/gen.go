@@ -32,7 +32,7 @@ type generated struct {
 //	                                      edges, ids randomly permuted, symmetrized (GAPBS -g -k)
 //	urand scale= degree= seed= directed=  degree*2^scale uniformly random edges (GAPBS -u -k)
 //	grid  rows= cols=                     2D 4-neighbour grid
-//	road  vertices= seed=                 planar road-like network, euclidean integer weights
+//	road  vertices= seed= (or rows= cols=) planar road-like network, euclidean integer weights
 //	rgg   scale= degree= seed=            random geometric graph in the unit square
 //
 // Every kind takes weights=keep|drop|uniform:LO:HI (uniform weights drawn from seed=).

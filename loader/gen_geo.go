@@ -6,7 +6,8 @@ import (
 	"math"
 )
 
-// Road-like graphs: a jittered grid of intersections. A random spanning tree of the grid
+// Road-like graphs (road vertices= seed=, or rows= cols= for a given grid shape): a jittered
+// grid of intersections. A random spanning tree of the grid
 // streets keeps the network connected; of the other streets about roadKeep are kept, and a few
 // cells get one diagonal street (one per cell, so streets never cross). Weights are euclidean
 // street lengths (grid step = roadUnit). Average degree comes out near 2.8, like the DIMACS road
@@ -20,14 +21,28 @@ const (
 
 func genRoad(ctx context.Context, p *params, seed int64) (*generated, error) {
 	n := p.int("vertices", 100000, 2, 1<<31)
+	rows := p.int("rows", 0, 1, 1<<31)
+	cols := p.int("cols", 0, 1, 1<<31)
 	if err := p.done(); err != nil {
 		return nil, err
 	}
 	desc := fmt.Sprintf("road vertices=%d seed=%d", n, seed)
+	if rows > 0 || cols > 0 {
+		// The intersections as a rows x cols street grid instead.
+		rows, cols = max(rows, 1), max(cols, 1)
+		if _, ok := p.kv["vertices"]; ok {
+			return nil, fmt.Errorf("loader: road: give vertices= or rows= cols=, not both")
+		}
+		if n = rows * cols; n < 2 || n > 1<<31 {
+			return nil, fmt.Errorf("loader: road: rows*cols = %d: expected 2..%d vertices", n, int64(1<<31))
+		}
+		desc = fmt.Sprintf("road rows=%d cols=%d seed=%d", rows, cols, seed)
+	} else {
+		cols = int64(math.Ceil(math.Sqrt(float64(n))))
+	}
 	if err := checkMemory(desc, n*40+buildBytes(n, 2*n, 4*n, 4, true)); err != nil {
 		return nil, err
 	}
-	cols := int64(math.Ceil(math.Sqrt(float64(n))))
 	pos := func(v int64) (float64, float64) {
 		h := mix64(uint64(seed)*0x9e3779b97f4a7c15 ^ uint64(v))
 		jx := (float64(h&0xffffff)/(1<<24) - 0.5) * 2 * roadJitter

@@ -99,6 +99,7 @@ func TestGenerators(t *testing.T) {
 		{"rgg", map[string]string{"scale": "12", "degree": "8", "seed": "4"}, 4096, 4096 * 6, 4096 * 9, false, false},
 		{"kron", map[string]string{"scale": "8", "weights": "uniform:1:9"}, 256, 1000, 8192, true, false},
 		{"road", map[string]string{"vertices": "500", "weights": "drop"}, 500, 500, 2000, false, false},
+		{"road", map[string]string{"rows": "20", "cols": "30", "seed": "2"}, 600, 2 * 700, 2 * 1000, true, false},
 	}
 	for _, c := range cases {
 		name := c.kind + " " + strings.TrimSpace(strings.Join(kvList(c.kv), " "))
@@ -167,6 +168,7 @@ func TestGenerateErrors(t *testing.T) {
 		{"urand", map[string]string{"weights": "uniform:5:1"}, `expected 0 <= LO <= HI`},
 		{"urand", map[string]string{"directed": "maybe"}, `directed="maybe": expected true or false`},
 		{"road", map[string]string{"vertices": "100", "scale": "3"}, `unknown parameter "scale"`},
+		{"road", map[string]string{"vertices": "100", "rows": "3"}, "give vertices= or rows= cols=, not both"},
 	}
 	for _, c := range cases {
 		_, err := Generate(context.Background(), c.kind, c.kv, nil)
