@@ -4,7 +4,8 @@ package loader
 // vertices and writes a bin out when it holds binCap arcs, so that a flush touches a few
 // kilobytes of cursors and a small stretch of the neighbour array instead of the whole CSR.
 const (
-	binShift = 11 // 2048 vertices per bin
+	binShift = 11   // at least 2048 vertices per bin
+	binMax   = 4096 // bins per binner (so the buffers stay under 8 MB)
 	binCap   = 256
 )
 
@@ -12,18 +13,23 @@ const (
 var binMinVertices uint32 = 1 << 16
 
 type binner struct {
-	lo   uint32
-	span uint32
-	arcs [][]uint64 // per bin: source<<32 | neighbour
-	ws   [][]int32  // per bin: weights, when weighted
-	cur  []int64
-	nb   []uint32
-	wt   []int32
+	lo    uint32
+	span  uint32
+	shift uint
+	arcs  [][]uint64 // per bin: source<<32 | neighbour
+	ws    [][]int32  // per bin: weights, when weighted
+	cur   []int64
+	nb    []uint32
+	wt    []int32
 }
 
 func newBinner(lo, span uint32, cur []int64, nb []uint32, wt []int32) *binner {
-	k := int(span>>binShift) + 1
-	bn := &binner{lo: lo, span: span, arcs: make([][]uint64, k), cur: cur, nb: nb, wt: wt}
+	shift := uint(binShift)
+	for span>>shift >= binMax {
+		shift++
+	}
+	k := int(span>>shift) + 1
+	bn := &binner{lo: lo, span: span, shift: shift, arcs: make([][]uint64, k), cur: cur, nb: nb, wt: wt}
 	backing := make([]uint64, k*binCap)
 	for i := range bn.arcs {
 		bn.arcs[i] = backing[i*binCap : i*binCap : (i+1)*binCap]
@@ -69,7 +75,7 @@ func (bn *binner) flushAll() {
 
 // put bins the arc x->y (weight w).
 func (bn *binner) put(x, y uint32, w int32) {
-	k := (x - bn.lo) >> binShift
+	k := (x - bn.lo) >> bn.shift
 	a := append(bn.arcs[k], uint64(x)<<32|uint64(y))
 	bn.arcs[k] = a
 	if bn.wt != nil {
