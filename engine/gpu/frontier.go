@@ -197,8 +197,15 @@ func (r *run) step(sp *stepSpec) error {
 	/// 3. Launch, with a grid that follows the work.
 	var grid int
 	switch lb {
-	case engine.LBThread, engine.LBTWC:
+	case engine.LBThread:
 		grid = blocks(rows, block)
+	case engine.LBTWC:
+		// rich rows (16 or more edges on average): 32 rows a block, so that more warps share them
+		a.rpb = block
+		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
+			a.rpb = 32
+		}
+		grid = blocks(rows, int(a.rpb))
 	case engine.LBWarp:
 		grid = blocks(rows, block/32)
 	case engine.LBCTA:

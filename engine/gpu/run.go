@@ -65,10 +65,11 @@ type kargs struct {
 	lens, trace        uint64
 	far2, farLen2      uint64
 	delta              int64
+	rpb                int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 408
+const kargsSize = 416
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

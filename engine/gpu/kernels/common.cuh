@@ -88,9 +88,10 @@ struct Args {
     u32* far2;
     u32* far_len2;
     i64 delta;
+    i64 rpb;  // lb=twc: rows per block (0: BLOCK); fewer for frontiers of rich rows
 };
 
-static_assert(sizeof(Args) == 408, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 416, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -102,6 +103,9 @@ struct Shared {
     int flag;
     u32 row, rbeg;
     i64 rs, re;
+    u32 wn;  // lb_twc: rows for the warps
+    u32 wrow[BLOCK];
+    i64 wbeg[BLOCK], wend[BLOCK];
 };
 
 struct Local {
@@ -315,17 +319,18 @@ struct TwcLimits {
 template <class F>
 __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
     u32 cnt = in_count(a);
-    int lane = threadIdx.x & 31;
-    for (i64 base = blockIdx.x * (i64)blockDim.x; base < cnt; base += (i64)gridDim.x * blockDim.x) {
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    i64 R = a.rpb > 0 ? a.rpb : BLOCK;  // rows per block: the first R threads own a row each
+    for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
         i64 i = base + threadIdx.x;
         u32 r = 0;
         i64 b = 0, end = 0;
-        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+        if (threadIdx.x < R && i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
             b = a.off[r];
             end = a.off[r + 1];
             st.edges += end - b;
         }
-        /// 1. CTA: rows with at least BLOCK edges, one at a time.
+        /// 1. CTA: rows with at least cta edges, one at a time.
         while (true) {
             if (threadIdx.x == 0) sh.flag = -1;
             __syncthreads();
@@ -348,16 +353,23 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
             }
             __syncthreads();
         }
-        /// 2. Warp: rows with 32 or more edges.
-        while (true) {
-            unsigned want = __ballot_sync(0xffffffffu, end - b >= TwcLimits<F>::warp);
-            if (!want) break;
-            int leader = __ffs(want) - 1;
-            u32 rr = __shfl_sync(0xffffffffu, r, leader);
-            i64 rs = __shfl_sync(0xffffffffu, b, leader);
-            i64 re = __shfl_sync(0xffffffffu, end, leader);
-            if (lane == leader) b = end;
-            for (i64 e = rs + lane; e < re; e += 32) {
+        /// 2. Warp: rows with at least `warp` edges go to a shared list that the block's warps
+        /// take in turn (Merrill's warp-cooperative gather), so a block of few rich rows keeps
+        /// every warp busy.
+        if (threadIdx.x == 0) sh.wn = 0;
+        __syncthreads();
+        if (end - b >= TwcLimits<F>::warp) {
+            u32 k = atomicAdd(&sh.wn, 1u);
+            sh.wrow[k] = r;
+            sh.wbeg[k] = b;
+            sh.wend[k] = end;
+            b = end;
+        }
+        __syncthreads();
+        for (u32 k = warp; k < sh.wn; k += WARPS_PER_BLOCK) {
+            u32 rr = sh.wrow[k];
+            i64 re = sh.wend[k];
+            for (i64 e = sh.wbeg[k] + lane; e < re; e += 32) {
                 if (f.done(rr)) break;
                 visit(a, sh, st, f, rr, e);
             }
@@ -367,6 +379,7 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
             if (f.done(r)) break;
             visit(a, sh, st, f, r, e);
         }
+        __syncthreads();
     }
 }
 
