@@ -9,13 +9,20 @@ NVCC      ?= nvcc
 CU        := $(wildcard engine/gpu/kernels/*.cu)
 PTX       := $(CU:.cu=.ptx)
 
+# Provenance stamped into the binary (gworkbench --version, the provenance of every result):
+# the version is the nearest tag (dev without one), the commit the abbreviated revision, both
+# marked -dirty when the tree has changes. Outside a git checkout both stay as the code has them.
+VERSION   ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
+COMMIT    ?= $(shell git describe --always --dirty --abbrev=12 --exclude '*' 2>/dev/null)
+LDFLAGS   := -X github.com/gworkbench/gworkbench/engine.Version=$(VERSION) -X github.com/gworkbench/gworkbench/engine.Commit=$(COMMIT)
+
 .PHONY: run build test check unit race fuzz bench bench-cpu bench-loader ptx gpu gpu-test gpu-bench cuda-toolkit vet-cuda clean
 
 run: build
 	./$(BIN)
 
 build:
-	$(GO) build -o $(BIN) ./cmd/gworkbench
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gworkbench
 
 test: check unit race fuzz
 
@@ -60,7 +67,7 @@ engine/gpu/kernels/%.ptx: engine/gpu/kernels/%.cu $(wildcard engine/gpu/kernels/
 	$(NVCC) -ptx -arch=compute_70 -O3 -std=c++14 -o $@ $<
 
 gpu:
-	$(GO) build -tags cuda -o bin/gworkbench-gpu ./cmd/gworkbench
+	$(GO) build -tags cuda -ldflags '$(LDFLAGS)' -o bin/gworkbench-gpu ./cmd/gworkbench
 
 # The GPU test binary needs only libcuda where it runs (a GPU machine without Go): copy .gpu/
 # there and run `cd engine/gpu && ../../.gpu/gpu.test -test.v` from the repository root.

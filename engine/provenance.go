@@ -20,9 +20,10 @@ var machine, commit string
 func MachineProvenance() Provenance {
 	machineOnce.Do(func() {
 		machine = cpuModel() + " x" + itoa(runtime.NumCPU())
+		commit = Commit
 		if bi, ok := debug.ReadBuildInfo(); ok {
 			for _, s := range bi.Settings {
-				if s.Key == "vcs.revision" {
+				if s.Key == "vcs.revision" && commit == "" {
 					commit = s.Value
 				}
 			}

@@ -98,7 +98,11 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	}
 	if *version {
 		p := engine.MachineProvenance()
-		fmt.Fprintf(stdout, "gworkbench %s %s %s\n", p.Version, p.Commit, p.GoVersion)
+		v := "gworkbench " + p.Version
+		if p.Commit != "" {
+			v += " (commit " + p.Commit + ")"
+		}
+		fmt.Fprintf(stdout, "%s %s\n", v, p.GoVersion)
 		return exitOK
 	}
 	if c.format != "text" && c.format != "json" {

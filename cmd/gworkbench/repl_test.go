@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -261,5 +262,46 @@ func TestScriptInterrupt(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		cmd.Process.Kill()
 		t.Fatalf("the script did not stop on SIGINT:\n%s", out.String())
+	}
+}
+
+// The version and commit that `make build` stamps with -ldflags -X reach --version and the
+// provenance of every result (the commit was empty in builds made with -buildvcs=false).
+func TestStampedProvenance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "gworkbench")
+	ld := "-X github.com/gworkbench/gworkbench/engine.Version=v9.8.7 -X github.com/gworkbench/gworkbench/engine.Commit=0123abcd-dirty"
+	cmd := exec.Command("go", "build", "-buildvcs=false", "-ldflags", ld, "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "gworkbench v9.8.7 (commit 0123abcd-dirty) go") {
+		t.Errorf("--version: %v %q", err, out)
+	}
+	out, err = exec.Command(bin, "--no-demo", "--format=json", "-e", "gen k = kron scale=4 degree=2; run bfs").Output()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	var res struct {
+		Provenance struct{ Version, Commit string }
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if res.Provenance.Version != "v9.8.7" || res.Provenance.Commit != "0123abcd-dirty" {
+		t.Errorf("provenance %+v", res.Provenance)
+	}
+	// The Makefile stamps them the same way.
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"engine.Version=$(VERSION)", "engine.Commit=$(COMMIT)", "git describe --always --dirty"} {
+		if !strings.Contains(string(mk), want) {
+			t.Errorf("Makefile lacks %q", want)
+		}
 	}
 }
