@@ -65,7 +65,38 @@ func cmdCompare(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
-	return s.reportComparison(c, "")
+	if err := s.reportComparison(c, ""); err != nil {
+		return err
+	}
+	return c.outcome()
+}
+
+// outcome is the error a compare or sweep ends with, after its table: none when every row ran
+// (or was refused or unavailable, as listed) and agreed with the reference engine; otherwise
+// the rows that differ or failed, so a script that checks schedules stops there.
+func (c *comparison) outcome() error {
+	var bad []string
+	ran := 0
+	for i, row := range c.rows {
+		switch {
+		case row.r != nil:
+			ran++
+			if row.verified != "ok" {
+				bad = append(bad, fmt.Sprintf("%s.%d differs from the reference engine", c.name, i+1))
+			}
+		case strings.HasPrefix(row.status, "failed"):
+			bad = append(bad, fmt.Sprintf("%s.%d failed", c.name, i+1))
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		return fmt.Errorf("%s: %s (the table above says how)", c.kind, strings.Join(bad, ", "))
+	case ran == 0 && len(c.rows) == 1:
+		return fmt.Errorf("%s: the combination could not run (the table above says why)", c.kind)
+	case ran == 0:
+		return fmt.Errorf("%s: none of the %s could run (the table above says why)", c.kind, plural(int64(len(c.rows)), "combination", "combinations"))
+	}
+	return nil
 }
 
 func cmdSweep(ec *execCtx) error {
@@ -104,7 +135,10 @@ func cmdSweep(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
-	return s.reportComparison(c, pairs[swept].Key)
+	if err := s.reportComparison(c, pairs[swept].Key); err != nil {
+		return err
+	}
+	return c.outcome()
 }
 
 // parseMulti reads `ALGO k=v... [as NAME]` for compare and sweep.

@@ -13,7 +13,7 @@ import (
 
 func cmdLoad(ec *execCtx) error {
 	name, rest, named := nameEquals(ec.args)
-	if len(rest) == 0 {
+	if len(rest) == 0 || !named && len(rest) >= 2 && rest[1] == "=" {
 		return fmt.Errorf("load: want a file: load NAME = PATH [options]")
 	}
 	path := rest[0]
@@ -30,18 +30,18 @@ func cmdLoad(ec *execCtx) error {
 	if as != "" {
 		return fmt.Errorf("load: name the graph with `load NAME = PATH`, not `as`")
 	}
-	m := map[string]string{}
-	for _, p := range pairs {
-		m[p.Key] = p.Value
+	m, err := optionMap("load", pairs)
+	if err != nil {
+		return err
 	}
 	opt, err := loader.ParseOptions(m, bare)
 	if err != nil {
-		return err
+		return fmt.Errorf("load: %w", trimPkg(err))
 	}
 	opt.Progress = ec.s.progress()
 	g, err := loader.Load(ec.ctx, path, opt)
 	if err != nil {
-		return err
+		return fmt.Errorf("load: %w", trimPkg(err))
 	}
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
@@ -57,7 +57,7 @@ func cmdLoad(ec *execCtx) error {
 
 func cmdGen(ec *execCtx) error {
 	name, rest, named := nameEquals(ec.args)
-	if len(rest) == 0 {
+	if len(rest) == 0 || !named && len(rest) >= 2 && rest[1] == "=" {
 		return fmt.Errorf("gen: want a generator: gen NAME = KIND [k=v ...] (kinds: %s)", strings.Join(loader.GeneratorKinds(), ", "))
 	}
 	kind := strings.ToLower(rest[0])
@@ -85,13 +85,13 @@ func cmdGen(ec *execCtx) error {
 	if len(bare) > 0 {
 		return fmt.Errorf("gen: %q: want key=value", bare[0])
 	}
-	m := map[string]string{}
-	for _, p := range pairs {
-		m[p.Key] = p.Value
+	m, err := optionMap("gen", pairs)
+	if err != nil {
+		return err
 	}
 	g, err := loader.Generate(ec.ctx, kind, m, ec.s.progress())
 	if err != nil {
-		return err
+		return fmt.Errorf("gen: %w", trimPkg(err))
 	}
 	src := "gen " + name + " = " + kind
 	for _, w := range rest[1:] {
@@ -99,6 +99,19 @@ func cmdGen(ec *execCtx) error {
 	}
 	ec.s.addGraphNoting(name, g, src)
 	return nil
+}
+
+// optionMap collects the k=v options of load or gen, refusing a key given twice (the second
+// would silently win).
+func optionMap(cmd string, pairs []kv) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range pairs {
+		if old, dup := m[p.Key]; dup {
+			return nil, fmt.Errorf("%s: %s is given twice (%s=%s and %s=%s)", cmd, p.Key, p.Key, old, p.Key, p.Value)
+		}
+		m[p.Key] = p.Value
+	}
+	return m, nil
 }
 
 // addGraphNoting adds a graph made by load or gen and prints its line.

@@ -46,7 +46,7 @@ func cmdPlot(ec *execCtx) error {
 			return nil
 		}
 		if err := viz.WriteComparePlot(path, c.title, labels, ys); err != nil {
-			return fmt.Errorf("plot: %v", err)
+			return fmt.Errorf("plot: %v", trimPkg(err))
 		}
 		s.note("wrote %s\n", path)
 		return nil
@@ -63,7 +63,7 @@ func cmdPlot(ec *execCtx) error {
 		return nil
 	}
 	if err := viz.WriteRunPlot(path, it.r); err != nil {
-		return fmt.Errorf("plot: %v", err)
+		return fmt.Errorf("plot: %v", trimPkg(err))
 	}
 	s.note("wrote %s\n", path)
 	return nil
@@ -93,7 +93,7 @@ func cmdReport(ec *execCtx) error {
 		return fmt.Errorf("report: the session has no commands yet")
 	}
 	if err := viz.WriteReport(path, entries); err != nil {
-		return fmt.Errorf("report: %v", err)
+		return fmt.Errorf("report: %v", trimPkg(err))
 	}
 	s.note("wrote %s (%d commands)\n", path, len(entries))
 	return nil

@@ -100,7 +100,19 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 	if err := sp.sched.Validate(sp.alg, sp.engineName); err != nil {
 		return err
 	}
+	if n := int64(sp.g.NumVertices()); takesSrc(sp.alg) && sp.params.Src >= n {
+		if n == 0 {
+			return fmt.Errorf("src=%d: %s has no vertices", sp.params.Src, sp.graphName)
+		}
+		return fmt.Errorf("src=%d is not a vertex of %s: its vertices are 0..%d", sp.params.Src, sp.graphName, n-1)
+	}
 	return nil
+}
+
+// takesSrc reports whether alg has the src parameter.
+func takesSrc(alg engine.Algorithm) bool {
+	p, ok := engine.LookupParam("src")
+	return ok && p.AppliesTo(alg)
 }
 
 // parseRun reads `ALGO [k=v ...] [as NAME]` into a spec.
@@ -133,11 +145,14 @@ func (s *Session) parseRun(cmd string, args []string) (runSpec, string, error) {
 	return sp, as, nil
 }
 
-// trimPkg drops the "engine: " prefix of contract errors: the user sees one plain line.
+// trimPkg drops the package prefix ("engine: ", "loader: ", "viz: ") of errors from the
+// layers below: the user sees one plain line that starts with the command.
 func trimPkg(err error) error {
 	msg := err.Error()
-	if m, ok := strings.CutPrefix(msg, "engine: "); ok {
-		return &wrapped{m, err}
+	for _, p := range []string{"engine: ", "loader: ", "viz: "} {
+		if m, ok := strings.CutPrefix(msg, p); ok {
+			return &wrapped{m, err}
+		}
 	}
 	return err
 }
@@ -296,6 +311,12 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 		return nil, runErr(sp, ctx.Err())
 	}
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
+	if sp.params.Src < 0 && takesSrc(sp.alg) {
+		// src=auto is the highest-degree vertex, which engines find through the graph's
+		// properties (degrees, a diameter estimate): computed once per graph, and not to be
+		// counted in the first run's time.
+		sp.g.Properties()
+	}
 	lp := &livePrinter{s: s, mode: live}
 	req := engine.Request{
 		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.params, Schedule: sp.sched,
@@ -336,6 +357,9 @@ func runErr(sp runSpec, err error) error {
 		msg := err.Error()
 		msg = strings.TrimPrefix(msg, sp.engineName+": ")
 		msg = strings.TrimPrefix(msg, string(sp.alg)+": ")
+		msg = strings.TrimPrefix(msg, string(sp.alg)+" ") // "bfs sync=async: ..."
+		// "... on the cpu engine:" already says the engine does not support it.
+		msg = strings.TrimSuffix(msg, ": "+engine.ErrUnsupported.Error())
 		return &wrapped{fmt.Sprintf("%s on the %s engine: %s", sp.alg, sp.engineName, msg), err}
 	}
 	return fmt.Errorf("%s: %w", sp.alg, trimPkg(err))

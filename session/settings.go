@@ -34,7 +34,7 @@ func cmdSet(ec *execCtx) error {
 	s.mu.Unlock()
 	for _, p := range pairs {
 		if err := applySetting(p.Key, p.Value, &engineName, &sched, &params, &live); err != nil {
-			return fmt.Errorf("set: %v", err)
+			return fmt.Errorf("set: %v", trimPkg(err))
 		}
 	}
 	s.mu.Lock()
@@ -222,7 +222,7 @@ func cmdKnobs(ec *execCtx) error {
 	if len(ec.args) == 1 {
 		a, err := engine.ParseAlgorithm(ec.args[0])
 		if err != nil {
-			return fmt.Errorf("knobs: %v", err)
+			return fmt.Errorf("knobs: %v", trimPkg(err))
 		}
 		alg = a
 	}

@@ -1,0 +1,144 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+// Tests for what a new user ran into: each one would have caught the problem it names.
+
+// The first run on a new graph used to count the graph's properties (degrees and a diameter
+// estimate, which src=auto needs) in its time: on kron scale=18 a 8 ms BFS showed as 450 ms.
+func TestFirstRunTimeExcludesGraphProperties(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates two kron graphs")
+	}
+	s, out := newTest(t)
+	do(t, s, out, "gen k = kron scale=15 degree=16; set live=off")
+	twin, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "15", "degree": "16"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	twin.Properties()
+	props := time.Since(start)
+
+	do(t, s, out, "run bfs as first; run bfs repeat=3 as later")
+	first, err := s.result("first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, _ := s.result("later")
+	extra := first.r.Summary.Time - later.r.Summary.Time // later: the median of 3 runs
+	if extra > props/2 {
+		t.Errorf("the first BFS took %v, later ones %v, and computing the graph's properties takes %v: the first run's time includes them",
+			first.r.Summary.Time, later.r.Summary.Time, props)
+	}
+}
+
+// A src beyond the graph is refused before anything runs, with the command's name.
+func TestSrcOutsideGraph(t *testing.T) {
+	s, out := newTest(t)
+	err := s.Exec(context.Background(), "run bfs src=5")
+	if err == nil || !strings.HasPrefix(err.Error(), "run bfs: src=5 is not a vertex of p: its vertices are 0..4") {
+		t.Errorf("run bfs src=5: %v", err)
+	}
+	do(t, s, out, "set src=7")
+	err = s.Exec(context.Background(), "compare bfs direction=push,pull")
+	if err == nil || !strings.Contains(err.Error(), "none of the 2 combinations could run") {
+		t.Errorf("compare with src=7 on a 5-vertex graph: %v", err)
+	}
+	mustContain(t, "compare rows", out.String(), "direction=push: invalid: src=7 is not a vertex of p")
+	err = s.Exec(context.Background(), "sweep bfs alpha=1,2 direction=auto")
+	if err == nil || !strings.Contains(err.Error(), "sweep: none of the 2 combinations could run") {
+		t.Errorf("sweep with src=7: %v", err)
+	}
+	err = s.Exec(context.Background(), "compare bfs direction=push")
+	if err == nil || err.Error() != "compare: the combination could not run (the table above says why)" {
+		t.Errorf("compare of one invalid combination: %v", err)
+	}
+	if len(s.Results()) != 0 {
+		t.Errorf("results: %+v", s.Results())
+	}
+}
+
+// A compare or sweep whose run disagrees with the reference engine fails (after its table),
+// so a lab script run in CI stops there instead of printing DIFFERS and exiting 0.
+func TestCompareFailsWhenARowDiffers(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "compare bfs direction=push,pull src=0")
+	// Poison the reference: the next comparison's rows disagree with it.
+	g, _ := s.graph("p")
+	p := engine.DefaultParams()
+	p.Src = 0
+	ref, _ := engine.Open("ref")
+	want, err := ref.Run(context.Background(), engine.Request{Graph: g, GraphName: "p", Algorithm: engine.BFS, Params: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.Depth[3] = 1
+	s.mu.Lock()
+	s.refCache[refKey{graph: g, alg: engine.BFS, params: want.Params}] = want
+	s.mu.Unlock()
+
+	out.Reset()
+	err = s.Exec(context.Background(), "compare bfs direction=push,pull src=0")
+	if err == nil || !strings.Contains(err.Error(), "cmp2.1 differs from the reference engine, cmp2.2 differs") {
+		t.Errorf("compare with wrong rows: %v\n%s", err, out)
+	}
+	mustContain(t, "compare table", out.String(), "DIFFERS", "vertex 3")
+	if s.comparisonNamed("cmp2") == nil {
+		t.Errorf("the comparison is not kept")
+	}
+	err = s.Exec(context.Background(), "sweep bfs alpha=1,2 src=0 direction=auto")
+	if err == nil || !strings.Contains(err.Error(), "sweep: sweep1.1 differs") {
+		t.Errorf("sweep with wrong rows: %v", err)
+	}
+}
+
+// Errors from the layers below start with the command, not with a Go package name.
+func TestErrorsNameTheCommand(t *testing.T) {
+	s, out := newTest(t)
+	cases := []struct{ line, want string }{
+		{"set direction=sideways", "set: direction=sideways is not a value of direction"},
+		{"set src=-5", "set: src=-5: want a vertex id"},
+		{"knobs frob", `knobs: unknown algorithm "frob"`},
+		{"load x = /no/such/file.el", "load: open /no/such/file.el: no such file"},
+		{"load x = testdata/bad.mtx", "load: testdata/bad.mtx:"},
+		{"load x = testdata/tiny.el format=frob", "load: format=frob: expected one of"},
+		{"load x = testdata/tiny.el bogus", `load: unknown flag "bogus"`},
+		{"gen x = kron scale=abc", `gen: kron: scale="abc"`},
+		{"gen x = kron scael=3", `gen: kron: unknown parameter "scael"`},
+		{"gen x = kron scale=3 weights=uniform:1:9 weights=drop", "gen: weights is given twice (weights=uniform:1:9 and weights=drop)"},
+		{"load x = testdata/tiny.el base=0 base=1", "load: base is given twice"},
+		{"gen x =", "gen: want a generator: gen NAME = KIND"},
+		{"load x =", "load: want a file: load NAME = PATH"},
+		{"run bfs sync=async", "bfs on the cpu engine: sync=async: the CPU BFS is level-synchronous"},
+	}
+	for _, c := range cases {
+		err := s.Exec(context.Background(), c.line)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want it to start with %q", c.line, err, c.want)
+			continue
+		}
+		for _, pkg := range []string{": engine: ", ": loader: ", ": viz: ", "not supported by this engine"} {
+			if strings.Contains(": "+err.Error(), pkg) {
+				t.Errorf("%q: %q says %q", c.line, err, pkg)
+			}
+		}
+	}
+	do(t, s, out, "run bfs src=0")
+	err := s.Exec(context.Background(), "plot last /no/such/dir/x.svg")
+	if err == nil || !strings.HasPrefix(err.Error(), "plot: open /no/such/dir/x.svg") {
+		t.Errorf("plot to a missing directory: %v", err)
+	}
+	err = s.Exec(context.Background(), "report /no/such/dir/x.html")
+	if err == nil || !strings.HasPrefix(err.Error(), "report: open /no/such/dir/x.html") {
+		t.Errorf("report to a missing directory: %v", err)
+	}
+}
