@@ -16,12 +16,19 @@ import (
 func cmdExport(ec *execCtx) error {
 	s := ec.s
 	if len(ec.args) != 3 {
-		return fmt.Errorf("export: want export NAME values|trace|json PATH")
+		return fmt.Errorf("export: want export NAME values|trace|json PATH (a compare or sweep: export NAME json|csv PATH)")
 	}
 	name, what, path := ec.args[0], strings.ToLower(ec.args[1]), ec.args[2]
+	// A file whose extension says the other format is a slip (export last json x.csv).
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case (what == "json") && ext == ".csv":
+		return fmt.Errorf("export %s json: %s: JSON goes to a .json file (export %s values|trace %s writes CSV)", name, path, name, path)
+	case (what == "values" || what == "csv") && ext == ".json":
+		return fmt.Errorf("export %s %s: %s: this writes CSV; name the file .csv (export %s json %s writes JSON)", name, what, path, name, path)
+	}
 	if c := s.comparisonNamed(name); c != nil {
 		if what != "json" && what != "csv" {
-			return fmt.Errorf("export: %s is a %s: export it as json or csv", name, c.kind)
+			return fmt.Errorf("export: %s is a %s: export %s json|csv PATH (or one of its rows: export %s.1 %s PATH)", name, c.kind, name, name, what)
 		}
 		if what == "json" {
 			return s.writeFile("export", path, func(w *bufio.Writer) error { return writeIndented(w, comparisonToJSON(c)) })

@@ -119,9 +119,56 @@ func (s *Session) addGraphNoting(name string, g *graph.CSR, src string) {
 	_, err := s.graph(name)
 	s.AddGraph(name, g, src)
 	s.note("%s\n", s.graphLine(name, g))
+	if d := loadDetails(g.Origin); d != "" {
+		for _, l := range wrapWords(d, s.opts.Width-2) {
+			s.note("  %s\n", s.paint(ansiDim, l))
+		}
+	}
 	if err == nil {
 		s.note("  %s\n", s.paint(ansiDim, "(replaces the earlier graph "+name+"; results keep the graph they ran on)"))
 	}
+}
+
+// loadDetails says what the loader did with a file (format, id base, why the graph is
+// directed or not, what it removed or generated), so that a surprise shows at once rather
+// than in info; "" for a generated graph.
+func loadDetails(o graph.Origin) string {
+	if o.Path == "" || o.Generator != "" {
+		return ""
+	}
+	var parts []string
+	f := o.Format
+	if f == "" {
+		f = "read"
+	}
+	f += fmt.Sprintf(", %d-based ids", o.Base)
+	if o.FromCache {
+		f += ", from the .gwg cache"
+	}
+	parts = append(parts, f)
+	if o.DirectionAssumed != "" {
+		parts = append(parts, o.DirectionAssumed)
+	}
+	if o.Symmetrized && !strings.Contains(o.DirectionAssumed, "symmetrized") {
+		parts = append(parts, "symmetrized")
+	}
+	var removed []string
+	if o.SelfLoopsRemoved > 0 {
+		removed = append(removed, plural(o.SelfLoopsRemoved, "self-loop", "self-loops"))
+	}
+	if o.DuplicatesRemoved > 0 {
+		removed = append(removed, plural(o.DuplicatesRemoved, "duplicate edge", "duplicate edges"))
+	}
+	if len(removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(removed, " and "))
+	}
+	if o.WeightsGenerated != "" {
+		parts = append(parts, "weights generated "+o.WeightsGenerated)
+	}
+	if o.Note != "" {
+		parts = append(parts, o.Note)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // progress is where the loader reports long work: the terminal, or nowhere.

@@ -142,3 +142,53 @@ func TestErrorsNameTheCommand(t *testing.T) {
 		t.Errorf("report to a missing directory: %v", err)
 	}
 }
+
+// load says what the loader did (format, id base, direction and why, what it removed) on the
+// line it prints, not only in info: a user who loads an undirected file as directed, or whose
+// file has self-loops, sees it at once.
+func TestLoadSaysWhatTheLoaderDid(t *testing.T) {
+	s, out := newTest(t)
+	mustContain(t, "load", do(t, s, out, "load x = testdata/tiny.el"),
+		"x: 4 vertices, 4 edges, directed\n", "  el, 0-based ids; ", "removed 1 self-loop")
+	mustContain(t, "load undirected", do(t, s, out, "load y = testdata/tiny.el undirected weights=uniform:1:9"),
+		"told: undirected", "weights generated uniform:1:9")
+	if o := do(t, s, out, "gen k = kron scale=4 degree=2"); strings.Count(o, "\n") != 1 {
+		t.Errorf("gen prints one line:\n%s", o)
+	}
+}
+
+// SSSP and MST on a graph without weights say that every edge weighs 1 (a distance of 5 on
+// the demo graph is otherwise a puzzle).
+func TestUnweightedNote(t *testing.T) {
+	s, out := newTest(t) // p is weighted
+	const note = "the graph has no weights: every edge weighs 1"
+	if o := do(t, s, out, "run sssp src=0"); strings.Contains(o, note) {
+		t.Errorf("weighted graph:\n%s", o)
+	}
+	do(t, s, out, "gen g = grid rows=3 cols=3")
+	mustContain(t, "sssp", do(t, s, out, "run sssp src=0"), "max distance 4 ("+note+")")
+	mustContain(t, "mst", do(t, s, out, "run mst"), "total weight 8 ("+note+")")
+	if o := do(t, s, out, "run bfs src=0"); strings.Contains(o, note) {
+		t.Errorf("bfs:\n%s", o)
+	}
+}
+
+// export refuses a file whose extension says the other format, and a compare exports as csv.
+func TestExportFormatMatchesFile(t *testing.T) {
+	s, out := newTest(t)
+	dir := t.TempDir()
+	do(t, s, out, "run bfs src=0 as b; compare bfs direction=push,pull src=0")
+	for _, c := range []struct{ line, want string }{
+		{"export b json " + dir + "/x.csv", "export b json: " + dir + "/x.csv: JSON goes to a .json file"},
+		{"export b values " + dir + "/x.json", "export b values: " + dir + "/x.json: this writes CSV"},
+		{"export cmp1 csv " + dir + "/x.json", "this writes CSV"},
+		{"export cmp1 values " + dir + "/x.csv", "export: cmp1 is a compare: export cmp1 json|csv PATH (or one of its rows: export cmp1.1 values PATH)"},
+	} {
+		err := s.Exec(context.Background(), c.line)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.line, err, c.want)
+		}
+	}
+	mustContain(t, "export cmp1 csv", do(t, s, out, "export cmp1 csv "+dir+"/c.csv"), "wrote "+dir+"/c.csv")
+	mustContain(t, "help export", do(t, s, out, "help export"), "export CMP json|csv PATH", "export cmp1 csv cmp1.csv")
+}

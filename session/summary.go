@@ -11,7 +11,11 @@ import (
 func (s *Session) printSummary(it *resultItem) {
 	r := it.r
 	sm := r.Summary
-	s.printf("%s %s on %s [%s]: %s\n", s.paint(ansiBold+ansiGreen, it.name), r.Algorithm, r.Graph.Name, r.Engine, summaryText(r))
+	text := summaryText(r)
+	if (r.Algorithm == engine.SSSP || r.Algorithm == engine.MST) && it.g != nil && !it.g.Weighted() {
+		text += " (the graph has no weights: every edge weighs 1)"
+	}
+	s.printf("%s %s on %s [%s]: %s\n", s.paint(ansiBold+ansiGreen, it.name), r.Algorithm, r.Graph.Name, r.Engine, text)
 	tm := fmtMS(sm.Time)
 	if len(it.times) > 1 {
 		med, lo, hi := stats(it.times)
