@@ -199,7 +199,7 @@ func TestFilesSaveOpenReport(t *testing.T) {
 	if err := s2.Exec(context.Background(), "open "+p("s.json")); err != nil {
 		t.Fatalf("open: %v\n%s", err, out2.String())
 	}
-	mustContain(t, "open", out2.String(), "opened", "1 results", "1 comparisons")
+	mustContain(t, "open", out2.String(), "opened", "1 graph, 1 result, 1 comparison (")
 	if gs := s2.Graphs(); len(gs) != 1 || gs[0].Name != "k" || !gs[0].Current {
 		t.Errorf("graphs after open: %+v", gs)
 	}

@@ -198,8 +198,8 @@ func cmdOpen(ec *execCtx) error {
 		s.comparisons = append(s.comparisons, c)
 	}
 	s.mu.Unlock()
-	s.note("opened %s: %d graphs, %d results, %d comparisons (results keep their summaries and traces, not per-vertex values)\n",
-		path, rebuilt, len(items), len(comps))
+	s.note("opened %s: %s, %s, %s (results keep their summaries and traces, not per-vertex values)\n",
+		path, plural(int64(rebuilt), "graph", "graphs"), plural(int64(len(items)), "result", "results"), plural(int64(len(comps)), "comparison", "comparisons"))
 	return nil
 }
 

@@ -192,3 +192,13 @@ func TestExportFormatMatchesFile(t *testing.T) {
 	mustContain(t, "export cmp1 csv", do(t, s, out, "export cmp1 csv "+dir+"/c.csv"), "wrote "+dir+"/c.csv")
 	mustContain(t, "help export", do(t, s, out, "help export"), "export CMP json|csv PATH", "export cmp1 csv cmp1.csv")
 }
+
+// Counts read as English, and a knob without restrictions says where it applies.
+func TestOpenCountsAndKnobScope(t *testing.T) {
+	s, out := newTest(t)
+	dir := t.TempDir()
+	do(t, s, out, "gen k = kron scale=4 degree=2; run bfs src=0; compare bfs direction=push,pull src=0; save "+dir+"/s.json")
+	mustContain(t, "open", do(t, s, out, "open "+dir+"/s.json"), ": 1 graph, 1 result, 1 comparison (")
+	mustContain(t, "help lb", do(t, s, out, "help lb"), "applies to: every algorithm")
+	mustContain(t, "show settings", do(t, s, out, "show settings"), "lb         auto       every algorithm")
+}

@@ -202,6 +202,9 @@ func knobScope(k engine.Knob) string {
 	if k.Engines != nil {
 		parts = append(parts, strings.Join(k.Engines, ",")+" only")
 	}
+	if len(parts) == 0 {
+		return "every algorithm"
+	}
 	return strings.Join(parts, "; ")
 }
 
