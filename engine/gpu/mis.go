@@ -1,0 +1,213 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// mis returns a maximal independent set: no two members adjacent, no vertex addable.
+//
+// Approach: Luby's algorithm with priorities fixed in advance (engine.MISPriority of seed, the
+// same hash as engine/ref and engine/cpu; IrGL's and Indigo2's MIS), which reaches the set of
+// the greedy algorithm in decreasing priority, so the result depends on the seed only, never on
+// the schedule (kernels/mis.cu):
+//
+//   - sync=sync (the default; Luby's rounds): select (mis_select: an undecided vertex whose
+//     priority beats every neighbour that has not left joins), then remove: the new members
+//     push their undecided neighbours out (direction=push, the default; mis_remove_push) or
+//     every undecided vertex with a member among its neighbours leaves (pull).
+//   - sync=async: one pass per round that sees the round's own decisions (mis_async_<dir>).
+//   - driven=data (the default) keeps a worklist of the undecided vertices, compacted every
+//     round (mis_compact); driven=topology sweeps every vertex every round.
+//
+// Input: any graph; arcs count both ways (a directed graph's in-lists are read too) and
+// self-loops are ignored. Expected O(log V) rounds of O(E) work; one trace record per round.
+func init() { drivers[engine.MIS] = mis }
+
+// misArgs mirrors struct MisArgs in kernels/mis.cu field for field (all 8 bytes).
+type misArgs struct {
+	off, nbr, ioff, inbr uint64
+	n, seed              int64
+	prio, state          uint64
+	q                    uint64
+	qlen, topo           int64
+	next, joins          uint64
+	ctr                  uint64
+}
+
+var _ [112 - unsafe.Sizeof(misArgs{})]byte // sizeof(MisArgs), static_asserted in mis.cu
+var _ [unsafe.Sizeof(misArgs{}) - 112]byte
+
+// mis counters (words of the run's counter block).
+const (
+	misJoined, misScanned, misNext, misJoins = 0, 1, 2, 3
+)
+
+func mis(r *run) error {
+	s := r.req.Schedule
+	switch {
+	case s.Driven == engine.Hybrid:
+		return unsupported("mis: driven=hybrid: mis runs data- or topology-driven")
+	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
+		return unsupported("mis: frontier=%s: the undecided vertices are a compacted queue", s.Frontier)
+	case s.Dedup == engine.DedupCull:
+		return unsupported("mis: dedup=cull: the worklist is compacted from the undecided vertices, each once (dedup=atomic)")
+	case s.PushAgg != engine.AggAuto:
+		return unsupported("mis: push_agg=%s: the worklist is compacted with one atomic per vertex", s.PushAgg)
+	case s.LB != engine.LBAuto && s.LB != engine.LBThread:
+		return unsupported("mis: lb=%s: mis gives each vertex a thread (lb=thread)", s.LB)
+	}
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Data
+	}
+	if s.Direction == engine.DirAuto {
+		s.Direction = engine.Push
+	}
+	if s.Sync == engine.SyncAuto {
+		s.Sync = engine.SyncDB
+	}
+	if s.Driven == engine.Data {
+		s.Frontier, s.Dedup = engine.Queue, engine.DedupAtomic
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	s.LB = engine.LBThread
+	r.setSchedule(s)
+	n := int64(r.n)
+	data, push, async := s.Driven == engine.Data, s.Direction == engine.Push, s.Sync == engine.Async
+	seed := r.req.Params.Seed
+	a := misArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: seed, ctr: r.ctl.addr()}
+	if r.g.Directed {
+		in, err := r.inCSR()
+		if err != nil {
+			return err
+		}
+		a.ioff, a.inbr = in.off.addr(), in.nbr.addr()
+	}
+	prio, err := r.buf("mis.prio", n*8, false)
+	if err != nil {
+		return err
+	}
+	state, err := r.buf("mis.state", n*4, false)
+	if err != nil {
+		return err
+	}
+	a.prio, a.state = prio.addr(), state.addr()
+	var cand, next, joins buffer
+	if data {
+		if cand, err = r.buf("mis.cand", n*4, false); err != nil {
+			return err
+		}
+		if next, err = r.buf("mis.next", n*4, false); err != nil {
+			return err
+		}
+		a.next = cand.addr()
+	}
+	if push && !async {
+		if joins, err = r.buf("mis.joins", n*4, false); err != nil {
+			return err
+		}
+	}
+	kind := "Luby rounds (select, then remove)"
+	if async {
+		kind = "one pass per round, seeing the round's own decisions"
+	}
+	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "rounds",
+		Note: fmt.Sprintf("seed %d: %s; sync=%s direction=%s driven=%s", seed, kind, s.Sync, s.Direction, s.Driven)}); err != nil {
+		return err
+	}
+	if err := r.begin(); err != nil {
+		return err
+	}
+	if err := r.launchStruct("mis_init", blocks(n, block), unsafe.Pointer(&a)); err != nil {
+		return err
+	}
+	undecided := n
+	var size int64
+	dir := "push"
+	if !push {
+		dir = "pull"
+	}
+	for iter := 0; undecided > 0; iter++ {
+		if iter > 0 {
+			if err := r.begin(); err != nil {
+				return err
+			}
+		}
+		// Items: the worklist (data) or every vertex.
+		a.q, a.qlen, a.topo, a.next, a.joins = 0, 0, 1, 0, 0
+		if data {
+			a.q, a.qlen, a.topo = cand.addr(), undecided, 0
+		}
+		grid := blocks(max(undecided, 1), block)
+		if !data {
+			grid = blocks(n, block)
+		}
+		if async {
+			if err := r.launchStruct("mis_async_"+dir+"_thread", grid, unsafe.Pointer(&a)); err != nil {
+				return err
+			}
+		} else {
+			if push {
+				a.joins = joins.addr()
+			}
+			if err := r.launchStruct("mis_select_thread", grid, unsafe.Pointer(&a)); err != nil {
+				return err
+			}
+			if push {
+				// The joins are at most the items; the kernel reads their count from the counter.
+				if err := r.readCounters(); err != nil {
+					return err
+				}
+				j := a
+				j.q, j.qlen, j.topo, j.joins = joins.addr(), int64(r.hctl[misJoins]), 0, 0
+				if err := r.launchStruct("mis_remove_push_thread", blocks(max(j.qlen, 1), block), unsafe.Pointer(&j)); err != nil {
+					return err
+				}
+			} else {
+				if err := r.launchStruct("mis_remove_pull_thread", grid, unsafe.Pointer(&a)); err != nil {
+					return err
+				}
+			}
+		}
+		if data {
+			a.next = next.addr()
+		}
+		if err := r.launchStruct("mis_compact", grid, unsafe.Pointer(&a)); err != nil {
+			return err
+		}
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		joined, left := int64(r.hctl[misJoined]), int64(r.hctl[misNext])
+		if err := r.emit(engine.Record{Phase: "rounds", Direction: s.Direction, Mode: modeOf(data),
+			InVertices: undecided, OutVertices: left, EdgesScanned: int64(r.hctl[misScanned]),
+			Note: fmt.Sprintf("%d joined", joined)}); err != nil {
+			return err
+		}
+		if left >= undecided {
+			return fmt.Errorf("gpu: mis: round %d decided nothing (%d undecided): internal error", iter, left)
+		}
+		undecided = left
+		size += joined
+		if data {
+			cand, next = next, cand
+		}
+	}
+	st := make([]uint32, n)
+	if err := download(st, state); err != nil {
+		return err
+	}
+	in := make([]bool, n)
+	for v := range in {
+		in[v] = st[v] == 1
+	}
+	r.res.InSet = in
+	r.res.Summary.SetSize = size
+	return nil
+}
