@@ -55,10 +55,10 @@ var gapbs = map[string][4]float64{
 }
 
 var benchScheds = map[engine.Algorithm][]string{
-	engine.BFS:  {"", "direction=push", "fuse=on", "fuse=on lb=warp", "fuse=on lb=twc", "fuse=off", "lb=thread", "lb=warp", "push_agg=block", "lb=edge"},
-	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=1000", "fuse=on delta=10000", "fuse=on delta=100000", "fuse=on lb=warp"},
+	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=off", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology"},
+	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology"},
 	engine.CC:   {"", "method=afforest lb=thread", "method=afforest lb=warp", "method=sv", "method=sv lb=thread", "method=sv lb=warp", "method=labelprop"},
-	engine.PR:   {"", "lb=thread", "lb=warp", "lb=twc", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data"},
+	engine.PR:   {"", "lb=thread", "lb=warp", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data"},
 }
 
 func parseSched(s string) (engine.Schedule, error) {
