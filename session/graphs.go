@@ -41,6 +41,9 @@ func cmdLoad(ec *execCtx) error {
 	opt.Progress = ec.s.progress()
 	g, err := loader.Load(ec.ctx, path, opt)
 	if err != nil {
+		if ec.ctx.Err() != nil {
+			return &wrapped{fmt.Sprintf("load %s cancelled; the session is as it was", name), ec.ctx.Err()}
+		}
 		return fmt.Errorf("load: %w", trimPkg(err))
 	}
 	abs, aerr := filepath.Abs(path)
@@ -91,6 +94,9 @@ func cmdGen(ec *execCtx) error {
 	}
 	g, err := loader.Generate(ec.ctx, kind, m, ec.s.progress())
 	if err != nil {
+		if ec.ctx.Err() != nil {
+			return &wrapped{fmt.Sprintf("gen %s cancelled; the session is as it was", name), ec.ctx.Err()}
+		}
 		return fmt.Errorf("gen: %w", trimPkg(err))
 	}
 	src := "gen " + name + " = " + kind

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -201,4 +202,27 @@ func TestOpenCountsAndKnobScope(t *testing.T) {
 	mustContain(t, "open", do(t, s, out, "open "+dir+"/s.json"), ": 1 graph, 1 result, 1 comparison (")
 	mustContain(t, "help lb", do(t, s, out, "help lb"), "applies to: every algorithm")
 	mustContain(t, "show settings", do(t, s, out, "show settings"), "lb         auto       every algorithm")
+}
+
+// Ctrl-C during gen or load says what was cancelled, not "context canceled".
+func TestCancelGenAndLoad(t *testing.T) {
+	s, _ := newTest(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct{ line, want string }{
+		{"gen big = kron scale=16", "gen big cancelled; the session is as it was"},
+		{"load t = testdata/tiny.el", "load t cancelled; the session is as it was"},
+	} {
+		err := s.Exec(ctx, c.line)
+		if err == nil {
+			t.Errorf("%q with a cancelled context: no error", c.line)
+			continue
+		}
+		if err.Error() != c.want || !errors.Is(err, context.Canceled) {
+			t.Errorf("%q: %v, want %q", c.line, err, c.want)
+		}
+	}
+	if len(s.Graphs()) != 1 {
+		t.Errorf("graphs: %+v", s.Graphs())
+	}
 }
