@@ -199,7 +199,7 @@ func BenchmarkLoadEdgeListGzip(b *testing.B) {
 // 142 MB) from the page cache: MB/s is file bytes per second, checksum and checks included.
 func BenchmarkReadGWG(b *testing.B) {
 	path := filepath.Join(os.TempDir(), "gworkbench-bench", "kron20.gwg")
-	if _, err := os.Stat(path); err != nil {
+	if _, err := ReadGWG(path); err != nil { // absent, or written by an older version
 		g, err := Generate(context.Background(), "kron", map[string]string{"scale": "20", "degree": "16"}, nil)
 		if err != nil {
 			b.Fatal(err)

@@ -29,7 +29,8 @@ import (
 //	16      8     V
 //	24      8     arcs
 //	32      8     metadata length in bytes (JSON: Origin and the cache key)
-//	40      4     CRC-32 (IEEE) of bytes 0..39 and of everything after byte 63
+//	40      4     checksum: CRC-32 (IEEE) of bytes 0..39 followed by the CRC-32s (4 bytes
+//	              little-endian each) of the 8 MiB segments of everything after byte 63
 //	44      20    reserved, zero
 //	64      ...   metadata, zero-padded to a multiple of 8
 //	        8(V+1)            offsets (int64)
@@ -45,6 +46,34 @@ const (
 )
 
 var gwgCRC = crc32.IEEETable
+
+// gwgSegment is the unit of the checksum: segments are checked in parallel.
+const gwgSegment = 8 << 20
+
+// gwgChecksum returns the checksum of a .gwg file: the CRC-32 of head followed by the CRC-32
+// of each gwgSegment-byte segment of the concatenation of body, computed on all cores.
+func gwgChecksum(head []byte, body [][]byte) uint32 {
+	var total int64
+	for _, b := range body {
+		total += int64(len(b))
+	}
+	nseg := int((total + gwgSegment - 1) / gwgSegment)
+	sums := make([]byte, 4*nseg)
+	parallelFor(nseg, workers(), func(k int) {
+		lo, hi := int64(k)*gwgSegment, min(int64(k+1)*gwgSegment, total)
+		var c uint32
+		var at int64
+		for _, b := range body {
+			blo, bhi := max(lo, at), min(hi, at+int64(len(b)))
+			if blo < bhi {
+				c = crc32.Update(c, gwgCRC, b[blo-at:bhi-at])
+			}
+			at += int64(len(b))
+		}
+		binary.LittleEndian.PutUint32(sums[4*k:], c)
+	})
+	return crc32.Update(crc32.Update(0, gwgCRC, head), gwgCRC, sums)
+}
 
 // gwgMeta is the JSON metadata of a .gwg file.
 type gwgMeta struct {
@@ -88,11 +117,7 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	if g.Weights != nil {
 		pieces = append(pieces, int32Bytes(g.Weights), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()))
 	}
-	crc := crc32.Update(0, gwgCRC, hdr[:40])
-	for _, p := range pieces {
-		crc = crc32.Update(crc, gwgCRC, p)
-	}
-	binary.LittleEndian.PutUint32(hdr[40:], crc)
+	binary.LittleEndian.PutUint32(hdr[40:], gwgChecksum(hdr[:40], pieces))
 
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -203,13 +228,13 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 	if int64(len(data)) != end {
 		return nil, "", bad(int64(len(data)), "file is %d bytes, its header promises %d (V=%d, arcs=%d): truncated or extended", len(data), end, n, arcs)
 	}
-	// Checksum on one core while the others check the arrays.
+	// Checksum while the arrays are checked.
 	var crc uint32
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		crc = crc32.Update(crc32.Update(0, gwgCRC, data[:40]), gwgCRC, data[gwgHeader:])
+		crc = gwgChecksum(data[:40], [][]byte{data[gwgHeader:]})
 	}()
 	off := unsafe.Slice((*int64)(unsafe.Pointer(&data[offAt])), n+1)
 	var nb []uint32

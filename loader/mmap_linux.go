@@ -5,13 +5,13 @@ import (
 	"syscall"
 )
 
-// mapFile maps f read-only (pages populated up front, which beats faulting them in one at a
-// time when the file is in the page cache). It returns false when mapping is not possible.
+// mapFile maps f read-only; the pages fault in (many at a time, from the page cache) as the
+// checksum reads them. It returns false when mapping is not possible.
 func mapFile(f *os.File, size int64) ([]byte, bool) {
 	if size <= 0 || int64(int(size)) != size {
 		return nil, false
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, false
 	}
