@@ -37,8 +37,9 @@ import (
 // A pull step likewise tests in-neighbours against a bitmap of the frontier (V bits, small
 // enough for the cache) rather than loading their depths.
 //
-// Time O(V + E) per source; memory five arrays of V. Path counts are float64, so they do not
-// overflow; they round on graphs with astronomically many shortest paths, as in every BC code.
+// Time O(V + E) per source; memory four arrays of V, the stored levels and a bitmap. Path
+// counts are float64, so they do not overflow; they round on graphs with astronomically many
+// shortest paths, as in every BC code.
 
 func init() {
 	register(engine.BC, runBC)
