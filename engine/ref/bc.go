@@ -26,8 +26,8 @@ func bc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(
 	if err != nil {
 		return err
 	}
-	if req.Params.Sources == 0 {
-		res.Params.Src = int64(srcs[0])
+	if req.Params.Sources == 0 || req.Params.Src < 0 {
+		res.Params.Src = int64(srcs[0]) // the source; with sampled sources, the first (src is unused)
 	}
 	n := g.NumVertices()
 	cent := make([]float64, n)
