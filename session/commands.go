@@ -93,6 +93,9 @@ func init() {
 			run: func(ec *execCtx) error {
 				text := strings.TrimSpace(ec.line)
 				text = strings.TrimSpace(text[len("echo"):])
+				if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' && !strings.Contains(text[1:len(text)-1], `"`) {
+					text = text[1 : len(text)-1] // echo "a; b" prints a; b
+				}
 				ec.s.printf("%s\n", text)
 				return nil
 			}},

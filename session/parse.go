@@ -11,14 +11,17 @@ func splitCommands(line string) ([]string, error) {
 	var cmds []string
 	var cur strings.Builder
 	var quote rune
-	for _, r := range line {
+	for i, r := range line {
 		switch {
 		case quote != 0:
 			if r == quote {
 				quote = 0
 			}
 			cur.WriteRune(r)
-		case (r == '"' || r == '\'') && !isEcho(cur.String()):
+		case (r == '"' || r == '\'') && !isEcho(cur.String()),
+			// In echo text an apostrophe is prose, but a closed double quote still keeps ';'
+			// and '#' in the text: echo "step 1; then 2".
+			r == '"' && strings.ContainsRune(line[i+1:], '"'):
 			quote = r
 			cur.WriteRune(r)
 		case r == ';':

@@ -226,3 +226,22 @@ func TestCancelGenAndLoad(t *testing.T) {
 		t.Errorf("graphs: %+v", s.Graphs())
 	}
 }
+
+// echo keeps a double-quoted ';' or '#' in its text (an apostrophe stays prose); a script's
+// last line may end in a backslash; a byte-order mark goes even on a continued first line.
+func TestEchoQuotesAndScriptEdges(t *testing.T) {
+	s, out := newTest(t)
+	if got := do(t, s, out, `echo "step 1; then # 2"; echo it's "fine" here`); got != "step 1; then # 2\nit's \"fine\" here\n" {
+		t.Errorf("echo: %q", got)
+	}
+	var errs strings.Builder
+	for name, script := range map[string]string{
+		"tail.gw": "gen k = kron scale=3 \\",
+		"bom.gw":  "\ufeffgen k = kron \\\n scale=3\n",
+	} {
+		errs.Reset()
+		if err := RunScript(context.Background(), s, name, strings.NewReader(script), &errs, false); err != nil {
+			t.Errorf("%s: %v %s", name, err, errs.String())
+		}
+	}
+}

@@ -129,6 +129,21 @@ func (r *REPL) Run(ctx context.Context) error {
 			return err
 		}
 		interrupted = false
+		// A line ending in a backslash continues on the next, as in scripts; Ctrl-C there
+		// drops the whole command.
+		for strings.HasSuffix(line, "\\") {
+			rl.SetPrompt("... ")
+			more, err := rl.Readline()
+			line = strings.TrimSuffix(line, "\\")
+			if errors.Is(err, readline.ErrInterrupt) {
+				line = ""
+				break
+			}
+			if err != nil {
+				break
+			}
+			line += " " + more
+		}
 		if strings.TrimSpace(line) == "" {
 			continue
 		}

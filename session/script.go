@@ -36,12 +36,17 @@ func RunScript(ctx context.Context, s *Session, name string, r io.Reader, errOut
 		lineNo++
 		line := sc.Text()
 		start := lineNo
-		// A line ending in a backslash continues on the next one.
-		for strings.HasSuffix(line, "\\") && sc.Scan() {
+		// A line ending in a backslash continues on the next one (at the end of the file,
+		// on nothing).
+		for strings.HasSuffix(line, "\\") {
+			line = strings.TrimSuffix(line, "\\")
+			if !sc.Scan() {
+				break
+			}
 			lineNo++
-			line = strings.TrimSuffix(line, "\\") + " " + sc.Text()
+			line += " " + sc.Text()
 		}
-		if lineNo == 1 {
+		if start == 1 {
 			line = strings.TrimPrefix(line, "\ufeff") // a byte-order mark from a Windows editor
 			if strings.HasPrefix(line, "#!") {
 				continue

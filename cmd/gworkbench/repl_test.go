@@ -174,6 +174,13 @@ func TestREPL(t *testing.T) {
 	tm.expect("bfs1 bfs on demo [cpu]", 5*time.Second)
 	tm.expect("gw demo> ", 2*time.Second)
 
+	// A line ending in a backslash continues on the next.
+	tm.send("run bfs \\\r")
+	tm.expect("... ", 2*time.Second)
+	tm.send("src=0 as cont\r")
+	tm.expect("cont bfs on demo [cpu]: reached 4,039 of 4,039 vertices from 0", 5*time.Second)
+	tm.expect("gw demo> ", 2*time.Second)
+
 	// An error is one line and the session goes on.
 	tm.send("run bfs dirction=pull\r")
 	tm.expect(`did you mean "direction"?`, 2*time.Second)
