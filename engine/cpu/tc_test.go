@@ -2,10 +2,12 @@ package cpu_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	_ "github.com/gworkbench/gworkbench/engine/cpu"
@@ -165,5 +167,45 @@ func TestTCKnownCounts(t *testing.T) {
 	}
 	if _, err := moreRun(t, "cpu", g, engine.TC, engine.DefaultParams(), "relabel=on order=id"); err == nil {
 		t.Errorf("relabel=on order=id: want a refusal")
+	}
+}
+
+// TestCancelMore cancels tc, bc (all sources), mis and mst runs shortly after they start:
+// each must return the context's error promptly (the contract says 50 ms; the bound here is
+// loose because the test machine is shared).
+func TestCancelMore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a scale-15 graph")
+	}
+	g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "15", "degree": "16"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := engine.Open("cpu")
+	p := engine.DefaultParams()
+	p.Sources = -1
+	for _, a := range []engine.Algorithm{engine.TC, engine.BC, engine.MIS, engine.MST} {
+		s := engine.Schedule{Workers: 2}
+		if a == engine.TC {
+			s.Intersect = engine.IntersectMerge // the slowest, so that the run is still going
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := e.Run(ctx, engine.Request{Graph: g, Algorithm: a, Params: p, Schedule: s})
+			done <- err
+		}()
+		time.Sleep(5 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		err := <-done
+		took := time.Since(start)
+		t.Logf("%s: returned %v after %v", a, err, took)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: got %v, want context.Canceled", a, err)
+		}
+		if took > 250*time.Millisecond {
+			t.Errorf("%s: took %v to stop after cancellation", a, took)
+		}
 	}
 }
