@@ -201,6 +201,8 @@ func TestOpenCountsAndKnobScope(t *testing.T) {
 	do(t, s, out, "gen k = kron scale=4 degree=2; run bfs src=0; compare bfs direction=push,pull src=0; save "+dir+"/s.json")
 	mustContain(t, "open", do(t, s, out, "open "+dir+"/s.json"), ": 1 graph, 1 result, 1 comparison (")
 	mustContain(t, "help lb", do(t, s, out, "help lb"), "applies to: every algorithm")
+	do(t, s, out, "compare bfs direction=push src=0")
+	mustContain(t, "results", do(t, s, out, "results"), "cmp2: compare bfs on k: direction=push src=0 (1 run)\n")
 	mustContain(t, "show settings", do(t, s, out, "show settings"), "lb         auto       every algorithm")
 }
 

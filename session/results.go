@@ -32,7 +32,7 @@ func cmdResults(ec *execCtx) error {
 		s.printf("%s", s.table([]string{"name", "algorithm", "graph", "engine", "time", "iterations", "GTEPS", "verified", "schedule"}, rows))
 	}
 	for _, c := range comps {
-		s.printf("%s: %s (%d runs)\n", c.name, c.title, len(c.rows))
+		s.printf("%s: %s (%s)\n", c.name, c.title, plural(int64(len(c.rows)), "run", "runs"))
 	}
 	return nil
 }
