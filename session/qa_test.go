@@ -247,3 +247,10 @@ func TestEchoQuotesAndScriptEdges(t *testing.T) {
 		}
 	}
 }
+
+// A trace range outside the run says which iterations there are.
+func TestTraceRangeOutside(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "run bfs src=0 direction=push as b")
+	mustContain(t, "trace", do(t, s, out, "trace b 100:"), "(b has iterations 0..3, none in 100:)")
+}

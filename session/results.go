@@ -136,7 +136,14 @@ func cmdTrace(ec *execCtx) error {
 	*ec.result = it.r
 	s.printf("%s: %s on %s [%s], %s\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine, plural(int64(it.r.Summary.Iterations), "iteration", "iterations"))
 	if len(t.Records) == 0 {
-		s.printf("(no records%s)\n", map[bool]string{true: " match " + filter, false: ""}[filter != ""])
+		switch {
+		case filter == "switches":
+			s.printf("(no switches or phases: the run kept one direction and mode)\n")
+		case filter != "" && it.r.Summary.Iterations > 0:
+			s.printf("(%s has iterations 0..%d, none in %s)\n", it.name, it.r.Summary.Iterations-1, filter)
+		default:
+			s.printf("(no records)\n")
+		}
 		return nil
 	}
 	s.printf("%s", s.traceTable(t))

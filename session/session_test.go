@@ -129,7 +129,7 @@ func TestRunParamsAndKnobs(t *testing.T) {
 	if n := strings.Count(o, "  push  "); n != 2 {
 		t.Errorf("trace b 1:2: %d rows, want 2:\n%s", n, o)
 	}
-	mustContain(t, "trace switches", do(t, s, out, "trace b switches"), "(no records match switches)")
+	mustContain(t, "trace switches", do(t, s, out, "trace b switches"), "(no switches or phases: the run kept one direction and mode)")
 	if err := s.Exec(context.Background(), "trace b 5:1"); err == nil {
 		t.Errorf("trace b 5:1: no error")
 	}
