@@ -54,9 +54,13 @@ func sched(t testing.TB, s string) engine.Schedule {
 	return sch
 }
 
-// algos4Cases is the conformance matrix plus the hub graphs (a vertex of 120,000 neighbours).
+// algos4Cases is the conformance matrix plus the hub graphs (a vertex of 120,000 neighbours),
+// which -short leaves out.
 func algos4Cases(t *testing.T) []enginetest.Case {
 	cs := enginetest.Graphs(t)
+	if testing.Short() {
+		return cs
+	}
 	return append(cs, enginetest.Case{Name: "hub", G: hub(t, false)}, enginetest.Case{Name: "hub-directed", G: hub(t, true)})
 }
 

@@ -55,10 +55,10 @@ var gapbs = map[string][4]float64{
 }
 
 var benchScheds = map[engine.Algorithm][]string{
-	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=off", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology"},
-	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology"},
+	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=off", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology", "lb=np", "lb=np np=tb+warp"},
+	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology", "lb=np", "lb=np np=tb+warp"},
 	engine.CC:   {"", "method=afforest lb=thread", "method=afforest lb=warp", "method=sv", "method=sv lb=thread", "method=sv lb=warp", "method=labelprop"},
-	engine.PR:   {"", "lb=thread", "lb=warp", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data"},
+	engine.PR:   {"", "lb=thread", "lb=warp", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data", "lb=np"},
 }
 
 func parseSched(s string) (engine.Schedule, error) {

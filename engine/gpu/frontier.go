@@ -106,7 +106,7 @@ type stepSpec struct {
 
 var lbSuffix = map[engine.LoadBalance]string{
 	engine.LBThread: "thread", engine.LBWarp: "warp", engine.LBCTA: "cta", engine.LBTWC: "twc",
-	engine.LBEdge: "edge", engine.LBCOO: "coo",
+	engine.LBEdge: "edge", engine.LBCOO: "coo", engine.LBNP: "np",
 }
 
 // step launches one advance and, for a bitmap or boolmap output, the count of its members.
@@ -198,6 +198,9 @@ func (r *run) step(sp *stepSpec) error {
 	var grid int
 	switch lb {
 	case engine.LBThread:
+		grid = blocks(rows, block)
+	case engine.LBNP:
+		a.rpb = int64(r.s.NP)
 		grid = blocks(rows, block)
 	case engine.LBTWC:
 		// rich rows (16 or more edges on average): 32 rows a block, so that more warps share them

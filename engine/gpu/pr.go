@@ -141,7 +141,10 @@ func prTopo(r *run, a kargs) error {
 			sa.row = csr.row.addr()
 		}
 		grid := lbGrid(s.LB, int64(r.n), csr.m)
-		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO
+		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP
+		if s.LB == engine.LBNP {
+			sa.rpb = int64(s.NP)
+		}
 		name := "pr_pull_" + lb
 		if s.Direction == engine.Push {
 			name = "pr_spush_" + lb

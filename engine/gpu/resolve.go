@@ -26,8 +26,8 @@ func (r *run) resolve() error {
 	alg := r.req.Algorithm
 	p := r.g.Properties()
 	switch {
-	case s.LB == engine.LBETWC || s.LB == engine.LBNP:
-		return unsupported("lb=%s is not implemented yet (thread, warp, cta, twc, edge and coo are)", s.LB)
+	case s.LB == engine.LBETWC:
+		return unsupported("lb=etwc is not implemented yet (thread, warp, cta, twc, edge, coo and np are)")
 	case s.LB == engine.LBVertex:
 		return unsupported("lb=vertex is the CPU engine's triangle-counting split")
 	case s.Blocking != 0:
@@ -38,6 +38,9 @@ func (r *run) resolve() error {
 	}
 	if s.LB == engine.LBAuto {
 		s.LB = autoLB(alg, p.AvgDegree, float64(p.MaxDegree)/max(p.AvgDegree, 1))
+	}
+	if s.LB == engine.LBNP && s.NP == 0 {
+		s.NP = engine.NPTB | engine.NPWarp | engine.NPFG
 	}
 	if s.Update == engine.UpdateAuto && alg != engine.PR {
 		s.Update = engine.RMW
@@ -109,7 +112,7 @@ func (r *run) resolve() error {
 			return unsupported("data-driven PageRank applies residuals as they arrive; sync=sync (Jacobi) needs driven=topology")
 		case s.Driven == engine.Topology && s.Direction == engine.Push && s.Sync == engine.Async:
 			return unsupported("topology-driven push PageRank accumulates into a second array (Jacobi); sync=async needs direction=pull")
-		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBEdge || s.LB == engine.LBCOO):
+		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP):
 			return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
 		}
 		if s.Update == engine.UpdateAuto {

@@ -25,6 +25,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
 		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "tb+fg", "fg", "tb", "warp"), axis("direction", "push", "pull", "auto")},
 	},
 	engine.SSSP: {
 		{},
@@ -35,10 +36,12 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
 		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
+		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
 	},
 	engine.CC: {
 		{},
 		{axis("method", "sv", "afforest"), allLB},
+		{axis("method", "sv", "afforest", "labelprop"), axis("lb", "np"), axis("np", "auto", "fg", "tb+warp")},
 		{axis("method", "labelprop"), axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
 		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("direction", "push", "pull"), axis("driven", "topology", "hybrid"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
@@ -49,5 +52,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "edge", "coo")},
 		{axis("direction", "push"), axis("driven", "topology"), axis("sync", "sync"), allLB},
 		{axis("driven", "data"), allLB},
+		{axis("lb", "np"), axis("np", "auto", "fg"), axis("direction", "push", "pull")},
+		{axis("lb", "np"), axis("driven", "data")},
 	},
 }

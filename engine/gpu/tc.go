@@ -26,9 +26,11 @@ import (
 //     the host) and tc_sort sorts the renumbered lists; relabel=auto does it when the
 //     heuristic finds the degrees skewed and the order is degree.
 //  2. count: for every oriented arc x->v add |N+(x) ∩ N+(v)| (tc_<intersect>_<lb>): a merge
-//     of the two sorted lists (intersect=merge), a binary search of the shorter in the longer
-//     (binary), or probes of N+(v) into a shared-memory hash table of N+(x) built once per
-//     vertex (hash, the default; lists over 2048 entries are searched instead). When lists
+//     of the two sorted lists (intersect=merge; it searches instead when one list is 64 times
+//     longer, so that a lane never walks a hub's list once per arc), a binary search of the
+//     shorter in the longer (binary), or probes of N+(v) into a shared-memory hash table of
+//     N+(x) built once per vertex (hash, the default; lists over 2048 entries are searched
+//     instead). When lists
 //     are sorted by rank (relabel=on, order=id) only the part of N+(x) after v can meet N+(v).
 //     lb=vertex (the default): a warp per vertex, a lane per arc (hash: a block per vertex);
 //     lb=edge: a thread per oriented arc (hash: a block per 256 consecutive arcs).

@@ -383,6 +383,127 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
     }
 }
 
+__device__ __forceinline__ i64 block_exclusive_scan(i64 x, i64* total) {
+    __shared__ i64 warp_tot[WARPS_PER_BLOCK];
+    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    i64 incl = x;
+    for (int o = 1; o < 32; o <<= 1) {
+        i64 y = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += y;
+    }
+    if (lane == 31) warp_tot[wid] = incl;
+    __syncthreads();
+    if (wid == 0) {
+        i64 t = lane < WARPS_PER_BLOCK ? warp_tot[lane] : 0;
+        for (int o = 1; o < 32; o <<= 1) {
+            i64 y = __shfl_up_sync(0xffffffffu, t, o);
+            if (lane >= o) t += y;
+        }
+        if (lane < WARPS_PER_BLOCK) warp_tot[lane] = t;
+    }
+    __syncthreads();
+    i64 before = wid > 0 ? warp_tot[wid - 1] : 0;
+    *total = warp_tot[WARPS_PER_BLOCK - 1];
+    __syncthreads();
+    return before + incl - x;
+}
+
+
+// lb_np: IrGL's nested parallelism (inspector-executor): rows of 256 or more edges go to the
+// thread block (tb), of 32 or more to a warp (warp), and the rest are packed over the block's
+// threads, equal edges per thread, by a block-wide scan of their degrees (fg). a.rpb holds the
+// enabled schedulers (1 tb, 2 warp, 4 fg); a row no enabled scheduler takes is walked by its
+// own thread.
+template <class F>
+__device__ void lb_np(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int np = (int)a.rpb;
+    for (i64 base = blockIdx.x * (i64)blockDim.x; base < cnt; base += (i64)gridDim.x * blockDim.x) {
+        i64 i = base + threadIdx.x;
+        u32 r = 0;
+        i64 b = 0, end = 0;
+        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+            b = a.off[r];
+            end = a.off[r + 1];
+            st.edges += end - b;
+        }
+        /// 1. TB: rows of 256 or more edges, one at a time by the whole block.
+        if (np & 1) {
+            while (true) {
+                if (threadIdx.x == 0) sh.flag = -1;
+                __syncthreads();
+                if (end - b >= BLOCK) sh.flag = threadIdx.x;
+                __syncthreads();
+                int owner = sh.flag;
+                if (owner < 0) break;
+                if (owner == (int)threadIdx.x) {
+                    sh.row = r;
+                    sh.rs = b;
+                    sh.re = end;
+                    b = end;
+                }
+                __syncthreads();
+                u32 rr = sh.row;
+                i64 rs = sh.rs, re = sh.re;
+                for (i64 e = rs + threadIdx.x; e < re; e += blockDim.x) {
+                    if (f.done(rr)) break;
+                    visit(a, sh, st, f, rr, e);
+                }
+                __syncthreads();
+            }
+        }
+        /// 2. Warp: rows of 32 or more edges from a shared list, the block's warps in turn.
+        if (np & 2) {
+            if (threadIdx.x == 0) sh.wn = 0;
+            __syncthreads();
+            if (end - b >= 32) {
+                u32 k = atomicAdd(&sh.wn, 1u);
+                sh.wrow[k] = r;
+                sh.wbeg[k] = b;
+                sh.wend[k] = end;
+                b = end;
+            }
+            __syncthreads();
+            for (u32 k = warp; k < sh.wn; k += WARPS_PER_BLOCK) {
+                u32 rr = sh.wrow[k];
+                i64 re = sh.wend[k];
+                for (i64 e = sh.wbeg[k] + lane; e < re; e += 32) {
+                    if (f.done(rr)) break;
+                    visit(a, sh, st, f, rr, e);
+                }
+            }
+            __syncthreads();
+        }
+        /// 3. FG: the remaining edges of the block's rows, packed over its threads.
+        if (np & 4) {
+            i64 total;
+            i64 ex = block_exclusive_scan(end - b, &total);
+            sh.wrow[threadIdx.x] = r;
+            sh.wbeg[threadIdx.x] = b;
+            sh.wend[threadIdx.x] = ex;  // exclusive scan of the remaining degrees
+            __syncthreads();
+            for (i64 k = threadIdx.x; k < total; k += blockDim.x) {
+                int lo = 0, hi = BLOCK;  // the last row whose scan is <= k
+                while (hi - lo > 1) {
+                    int mid = (lo + hi) >> 1;
+                    if (sh.wend[mid] <= k) lo = mid;
+                    else hi = mid;
+                }
+                u32 rr = sh.wrow[lo];
+                if (f.done(rr)) continue;
+                visit(a, sh, st, f, rr, sh.wbeg[lo] + (k - sh.wend[lo]));
+            }
+            __syncthreads();
+        } else {
+            for (i64 e = b; e < end; e++) {
+                if (f.done(r)) break;
+                visit(a, sh, st, f, r, e);
+            }
+        }
+    }
+}
+
 // upper_bound over s[lo..hi): the first index whose value is > k.
 __device__ __forceinline__ i64 upper_bound(const i64* s, i64 lo, i64 hi, i64 k) {
     while (lo < hi) {
@@ -436,7 +557,7 @@ __device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
     }
 }
 
-enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5 };
+enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6 };
 
 // advance runs one step of functor f with strategy LB over the input frontier.
 template <int LB, class F>
@@ -449,6 +570,7 @@ __device__ void advance(const Args& a, Shared& sh, F& f) {
     case LCTA: lb_cta(a, sh, st, f); break;
     case LTWC: lb_twc(a, sh, st, f); break;
     case LEdge: lb_edge(a, sh, st, f); break;
+    case LNP: lb_np(a, sh, st, f); break;
     default: lb_coo(a, sh, st, f); break;
     }
     finish(a, sh, st);
@@ -468,7 +590,8 @@ __device__ void advance(const Args& a, Shared& sh, F& f) {
     ENTRY(PREFIX##_cta, FUNCTOR, LCTA)       \
     ENTRY(PREFIX##_twc, FUNCTOR, LTWC)       \
     ENTRY(PREFIX##_edge, FUNCTOR, LEdge)     \
-    ENTRY(PREFIX##_coo, FUNCTOR, LCOO)
+    ENTRY(PREFIX##_coo, FUNCTOR, LCOO)       \
+    ENTRY(PREFIX##_np, FUNCTOR, LNP)
 
 /// Fused loops (IrGL's iteration outlining, UGF's kernel fusion): the whole loop in one
 /// cooperative launch, a grid-wide barrier between steps. Iteration k reads queue (k even ?

@@ -179,6 +179,7 @@ struct PrAccPush {
 // rank_next, then pr_apply.
 ENTRY(pr_pull_edge, PrAccPull, LEdge)
 ENTRY(pr_pull_coo, PrAccPull, LCOO)
+ENTRY(pr_pull_np, PrAccPull, LNP)
 // pr_spush_<lb>: topology-driven push sweep, then pr_apply.
 ENTRIES(pr_spush, PrAccPush)
 

@@ -8,6 +8,7 @@
 #define BLOCK 256
 #define TC_HASH_MAX 2048  // longest list a block's shared hash table holds (4096 slots)
 #define TC_SORT_MAX 2048  // longest list sorted in shared memory (a bitonic sort)
+#define TC_SEARCH_RATIO 64  // intersect=merge searches instead when one list is this much longer
 
 typedef unsigned int u32;
 typedef long long i64;
@@ -239,7 +240,11 @@ __device__ __forceinline__ void arc(const TcArgs& a, u32 x, i64 e, u64* tri, u64
         nx -= skip;
     }
     i64 vb = a.hoff[v], nv = a.hoff[v + 1] - vb;
-    *tri += HOW == 0 ? merge(lx, nx, a.hnbr + vb, nv) : binary(lx, nx, a.hnbr + vb, nv);
+    // A merge walks the whole longer list; when one list is TC_SEARCH_RATIO times longer (a
+    // hub's list against a leaf's) the shorter one's entries are searched in it instead, so
+    // that a lane never walks a hub's list once per arc.
+    bool search = HOW == 1 || nx > TC_SEARCH_RATIO * nv || nv > TC_SEARCH_RATIO * nx;
+    *tri += search ? binary(lx, nx, a.hnbr + vb, nv) : merge(lx, nx, a.hnbr + vb, nv);
     *scanned += nx + nv;
 }
 

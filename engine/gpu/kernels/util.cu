@@ -91,31 +91,6 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_queue_degrees(const Arg
 /// The degree scan for lb=edge: in_scan[i] = sum of degrees of in_q[0..i), in three kernels.
 #define SCAN_ITEMS (BLOCK * 4)
 
-__device__ __forceinline__ i64 block_exclusive_scan(i64 x, i64* total) {
-    __shared__ i64 warp_tot[WARPS_PER_BLOCK];
-    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    i64 incl = x;
-    for (int o = 1; o < 32; o <<= 1) {
-        i64 y = __shfl_up_sync(0xffffffffu, incl, o);
-        if (lane >= o) incl += y;
-    }
-    if (lane == 31) warp_tot[wid] = incl;
-    __syncthreads();
-    if (wid == 0) {
-        i64 t = lane < WARPS_PER_BLOCK ? warp_tot[lane] : 0;
-        for (int o = 1; o < 32; o <<= 1) {
-            i64 y = __shfl_up_sync(0xffffffffu, t, o);
-            if (lane >= o) t += y;
-        }
-        if (lane < WARPS_PER_BLOCK) warp_tot[lane] = t;
-    }
-    __syncthreads();
-    i64 before = wid > 0 ? warp_tot[wid - 1] : 0;
-    *total = warp_tot[WARPS_PER_BLOCK - 1];
-    __syncthreads();
-    return before + incl - x;
-}
-
 // util_scan_blocks: 1. each block scans SCAN_ITEMS degrees and records its total in the
 // scratch array passed in err (as i64).
 extern "C" __global__ void __launch_bounds__(BLOCK) util_scan_blocks(const Args a) {
