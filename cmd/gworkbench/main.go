@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/term"
@@ -176,7 +177,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 			}
 			continue
 		}
-		fh, err := os.Open(f)
+		fh, err := openScript(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "gworkbench: %v\n", err)
 			status = exitFailed
@@ -195,4 +196,40 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		script("stdin", stdin)
 	}
 	return status
+}
+
+// graphExts are the extensions of graph files: given as a script, such a file is a slip for
+// `load`, and running its lines as commands would only print "unknown command".
+var graphExts = []string{".mtx", ".gr", ".el", ".wel", ".graph", ".metis", ".gwg", ".gz"}
+
+// openScript opens a script file, refusing a directory or a graph file with what to do instead.
+func openScript(path string) (*os.File, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, g := range graphExts {
+		if ext == g {
+			name, _, _ := strings.Cut(filepath.Base(path), ".")
+			if !isPlainName(name) {
+				name = "g"
+			}
+			return nil, fmt.Errorf("%s is a graph file, not a .gw script: load it with gworkbench -e 'load %s = %s' (or type the load in the workbench)", path, name, path)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a .gw script", path)
+	}
+	return f, nil
+}
+
+func isPlainName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-')) {
+			return false
+		}
+	}
+	return n != ""
 }

@@ -124,3 +124,19 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d %q", code, out)
 	}
 }
+
+// A graph file or a directory given as a script says what to do instead of running a graph's
+// lines as commands ("unknown command p").
+func TestScriptThatIsNotAScript(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "road.gr.gz")
+	os.WriteFile(g, []byte("not read"), 0o644)
+	code, out, errs := gw(t, "", "--no-demo", g)
+	if code != 1 || out != "" || !strings.Contains(errs, g+" is a graph file, not a .gw script: load it with gworkbench -e 'load road = "+g+"'") {
+		t.Errorf("graph file: exit %d stderr %q", code, errs)
+	}
+	code, _, errs = gw(t, "", "--no-demo", dir)
+	if code != 1 || !strings.Contains(errs, dir+" is a directory, not a .gw script") {
+		t.Errorf("directory: exit %d stderr %q", code, errs)
+	}
+}
