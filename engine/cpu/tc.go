@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -31,7 +32,7 @@ import (
 //     GAPBS) or by equal ranges of oriented arcs (lb=edge).
 //
 // Input requirements: none beyond a CSR with sorted lists. A directed graph is symmetrized
-// first (an arc in either direction is an edge); self-loops are ignored. Time O(m^1.5) with
+// first (an arc in either direction is an edge); self-loops and repeated arcs are ignored. Time O(m^1.5) with
 // order=degree; memory: the oriented graph (m arcs) plus, with intersect=hash, one bit per
 // vertex per worker.
 //
@@ -131,19 +132,23 @@ func runTC(ctx context.Context, r *Run) error {
 	return nil
 }
 
-// tcUndirected returns g's lists as a tcAdj when g is undirected, else the sorted,
-// duplicate-free union of out- and in-lists of every vertex.
+// tcUndirected returns g's lists as a tcAdj when g is undirected and free of duplicate arcs
+// (the loader's default), else the sorted, duplicate-free union of out- and in-lists of
+// every vertex.
 func tcUndirected(r *Run, g *graph.CSR) *tcAdj {
-	if !g.Directed {
+	n := g.NumVertices()
+	in := func(uint32) []uint32 { return nil }
+	if g.Directed {
+		gt := g.Transpose()
+		in = gt.Neigh
+	} else if !tcHasDuplicates(r, g) {
 		return &tcAdj{off: g.Offsets, nb: g.Neighbors}
 	}
-	gt := g.Transpose()
-	n := g.NumVertices()
 	off := make([]int64, n+1)
 	// 1. count each union; 2. prefix sum; 3. fill.
 	r.forRange(n, 1024, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
-			off[v+1] = int64(tcUnion(nil, g.Neigh(uint32(v)), gt.Neigh(uint32(v)), uint32(v)))
+			off[v+1] = int64(tcUnion(nil, g.Neigh(uint32(v)), in(uint32(v)), uint32(v)))
 		}
 	})
 	for v := 0; v < n; v++ {
@@ -152,10 +157,28 @@ func tcUndirected(r *Run, g *graph.CSR) *tcAdj {
 	nb := make([]uint32, off[n])
 	r.forRange(n, 1024, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
-			tcUnion(nb[off[v]:off[v+1]], g.Neigh(uint32(v)), gt.Neigh(uint32(v)), uint32(v))
+			tcUnion(nb[off[v]:off[v+1]], g.Neigh(uint32(v)), in(uint32(v)), uint32(v))
 		}
 	})
 	return &tcAdj{off: off, nb: nb}
+}
+
+// tcHasDuplicates reports whether some list of g repeats a neighbour (a graph loaded with
+// duplicates=keep); sorted lists hold repeats next to each other.
+func tcHasDuplicates(r *Run, g *graph.CSR) bool {
+	var dup atomic.Bool
+	r.forRange(g.NumVertices(), 4096, 1, func(_, lo, hi int) {
+		for v := lo; v < hi; v++ {
+			l := g.Neigh(uint32(v))
+			for i := 1; i < len(l); i++ {
+				if l[i] == l[i-1] {
+					dup.Store(true)
+					return
+				}
+			}
+		}
+	})
+	return dup.Load()
 }
 
 // tcUnion merges two sorted lists without duplicates and without self, into dst when dst is
