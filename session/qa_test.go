@@ -254,3 +254,26 @@ func TestTraceRangeOutside(t *testing.T) {
 	do(t, s, out, "run bfs src=0 direction=push as b")
 	mustContain(t, "trace", do(t, s, out, "trace b 100:"), "(b has iterations 0..3, none in 100:)")
 }
+
+// A run may not take the name of a comparison or of one of its rows, nor a comparison the
+// name of a run: `trace cmp1.1` and `plot cmp1` must each mean one thing.
+func TestRunAndComparisonNamesDoNotClash(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "compare bfs direction=push,pull src=0; run bfs src=0 as b; run bfs src=0 as x.1")
+	for _, c := range []struct{ line, want string }{
+		{"run bfs src=0 as cmp1", `run: "cmp1" names a compare or one of its rows; pick another name (or drop cmp1)`},
+		{"run bfs src=0 as cmp1.2", `run: "cmp1.2" names a compare or one of its rows`},
+		{"compare bfs direction=push,pull src=0 as b", `compare: "b" would clash with the result b`},
+		{"sweep bfs alpha=1,2 src=0 direction=auto as x", `sweep: "x" would clash with the result x.1`},
+	} {
+		err := s.Exec(context.Background(), c.line)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.line, err, c.want)
+		}
+	}
+	do(t, s, out, "run bfs src=0 as cmp1.x; run bfs src=0 as b; compare bfs direction=push src=0 as cmp1")
+	err := s.Exec(context.Background(), "trace cmp1")
+	if err == nil || err.Error() != "trace: cmp1 is a compare of 1 run: name it cmp1.1" {
+		t.Errorf("trace cmp1: %v", err)
+	}
+}

@@ -57,6 +57,9 @@ func (s *Session) result(name string) (*resultItem, error) {
 	}
 	for _, c := range s.comparisons {
 		if c.name == name {
+			if len(c.rows) == 1 {
+				return nil, fmt.Errorf("%s is a %s of 1 run: name it %s.1", name, c.kind, name)
+			}
 			return nil, fmt.Errorf("%s is a %s of %d runs: name one of them, %s.1 to %s.%d", name, c.kind, len(c.rows), name, name, len(c.rows))
 		}
 		if rest, ok := strings.CutPrefix(name, c.name+"."); ok {

@@ -250,6 +250,19 @@ func (s *Session) resultName(as, prefix string) (string, error) {
 				return "", fmt.Errorf("%q names a graph; pick another result name", as)
 			}
 		}
+		// A run and a comparison may not share a name, nor may a run take the name of a
+		// comparison's row (CMP.N): `trace cmp1.1` must mean one thing.
+		grid := prefix == "cmp" || prefix == "sweep" || prefix == "tune"
+		for _, c := range s.comparisons {
+			if !grid && (c.name == as || isRowOf(as, c.name)) {
+				return "", fmt.Errorf("%q names a %s or one of its rows; pick another name (or drop %s)", as, c.kind, c.name)
+			}
+		}
+		for _, r := range s.results {
+			if grid && (r.name == as || isRowOf(r.name, as)) {
+				return "", fmt.Errorf("%q would clash with the result %s; pick another name (or drop %s)", as, r.name, r.name)
+			}
+		}
 		return as, nil
 	}
 	for n := s.counters[prefix] + 1; ; n++ {
@@ -258,6 +271,16 @@ func (s *Session) resultName(as, prefix string) (string, error) {
 			return name, nil
 		}
 	}
+}
+
+// isRowOf reports whether name is CMP.N, a row of the comparison cmp.
+func isRowOf(name, cmp string) bool {
+	rest, ok := strings.CutPrefix(name, cmp+".")
+	if !ok || rest == "" {
+		return false
+	}
+	_, err := strconv.Atoi(rest)
+	return err == nil
 }
 
 // takeNameLocked records that an automatic name is used.
