@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -370,12 +371,21 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		}
 	}
 	var rows [][]string
-	var notes []string
+	// One note per reason: rows refused for the same reason share it.
+	type note struct {
+		rows []int
+		text string
+	}
+	var notes []note
 	for i, row := range c.rows {
 		cells := append([]string{fmt.Sprintf("%s.%d", c.name, i+1)}, row.values...)
 		if row.r == nil {
 			cells = append(cells, "-", "-", "-", "-", "-", "-")
-			notes = append(notes, fmt.Sprintf("  %s: %s", c.label(i), row.status))
+			if j := slices.IndexFunc(notes, func(n note) bool { return n.text == row.status }); j >= 0 {
+				notes[j].rows = append(notes[j].rows, i)
+			} else {
+				notes = append(notes, note{[]int{i}, row.status})
+			}
 		} else {
 			sm := row.r.Summary
 			sp := "1.00x"
@@ -385,7 +395,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 			v := row.verified
 			if v != "ok" {
 				v = "DIFFERS"
-				notes = append(notes, fmt.Sprintf("  %s: %s", c.label(i), row.verified))
+				notes = append(notes, note{[]int{i}, row.verified})
 			}
 			cells = append(cells, fmtMS(sm.Time), fmt.Sprint(sm.Iterations), fmtCount(sm.EdgesTraversed), fmtGTEPS(sm.GTEPS), sp, v)
 		}
@@ -396,7 +406,15 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		s.printf("speed-up is against %s.%d, the first that ran\n", c.name, base+1)
 	}
 	for _, n := range notes {
-		s.printf("%s\n", n)
+		if len(n.rows) == 1 {
+			s.printf("  %s: %s\n", c.label(n.rows[0]), n.text)
+			continue
+		}
+		var ids []string
+		for _, r := range n.rows {
+			ids = append(ids, fmt.Sprintf("%s.%d", c.name, r+1))
+		}
+		s.printf("  %s: %s\n", strings.Join(ids, ", "), n.text)
 	}
 	if swept != "" {
 		var xs []string

@@ -54,7 +54,7 @@ func TestSrcOutsideGraph(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "none of the 2 combinations could run") {
 		t.Errorf("compare with src=7 on a 5-vertex graph: %v", err)
 	}
-	mustContain(t, "compare rows", out.String(), "direction=push: invalid: src=7 is not a vertex of p")
+	mustContain(t, "compare rows", out.String(), "  cmp1.1, cmp1.2: invalid: src=7 is not a vertex of p")
 	err = s.Exec(context.Background(), "sweep bfs alpha=1,2 direction=auto")
 	if err == nil || !strings.Contains(err.Error(), "sweep: none of the 2 combinations could run") {
 		t.Errorf("sweep with src=7: %v", err)
@@ -276,4 +276,14 @@ func TestRunAndComparisonNamesDoNotClash(t *testing.T) {
 	if err == nil || err.Error() != "trace: cmp1 is a compare of 1 run: name it cmp1.1" {
 		t.Errorf("trace cmp1: %v", err)
 	}
+}
+
+// Rows refused for the same reason share one note instead of repeating it.
+func TestCompareGroupsReasons(t *testing.T) {
+	s, out := newTest(t)
+	o := do(t, s, out, "compare bfs direction=pull,push frontier=queue,bitmap lb=thread,warp src=0")
+	if n := strings.Count(o, "direction=pull tests frontier membership"); n != 1 {
+		t.Errorf("the reason is printed %d times:\n%s", n, o)
+	}
+	mustContain(t, "compare", o, "  cmp1.1, cmp1.2: unsupported: bfs on the cpu engine: direction=pull tests frontier membership")
 }
