@@ -281,9 +281,9 @@ func TestRunAndComparisonNamesDoNotClash(t *testing.T) {
 // Rows refused for the same reason share one note instead of repeating it.
 func TestCompareGroupsReasons(t *testing.T) {
 	s, out := newTest(t)
-	o := do(t, s, out, "compare bfs direction=pull,push frontier=queue,bitmap lb=thread,warp src=0")
-	if n := strings.Count(o, "direction=pull tests frontier membership"); n != 1 {
+	o := do(t, s, out, "compare bfs driven=topology,data dedup=atomic lb=thread,warp src=0")
+	if n := strings.Count(o, "dedup=atomic only means something for a data-driven run"); n != 1 {
 		t.Errorf("the reason is printed %d times:\n%s", n, o)
 	}
-	mustContain(t, "compare", o, "  cmp1.1, cmp1.2: unsupported: bfs on the cpu engine: direction=pull tests frontier membership")
+	mustContain(t, "compare", o, "  cmp1.1, cmp1.2: invalid: ")
 }
