@@ -287,3 +287,23 @@ func TestCompareGroupsReasons(t *testing.T) {
 	}
 	mustContain(t, "compare", o, "  cmp1.1, cmp1.2: invalid: ")
 }
+
+// A cancelled tune clears its progress line before the error is printed, from its first run on.
+func TestTuneCancelClearsProgress(t *testing.T) {
+	var out strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	s := New(Options{Out: &out, Interactive: true, Width: 80, Observer: func(e Event) {
+		if _, ok := e.(RunRecord); ok {
+			cancel()
+		}
+	}})
+	g, _ := loader.FromEdges(3, []loader.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, false)
+	s.AddGraph("p", g, "")
+	err := s.Exec(ctx, "tune bfs src=0")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("tune: %v", err)
+	}
+	if o := out.String(); !strings.HasSuffix(o, "\r\x1b[K") {
+		t.Errorf("the progress line stays: %q", o)
+	}
+}

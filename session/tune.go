@@ -80,6 +80,9 @@ func cmdTune(ec *execCtx) error {
 			s.printf("\r\x1b[K  tune %d: %s", len(tried), key)
 		}
 		if err := s.runRow(ec.ctx, alg, row); err != nil {
+			if s.opts.Interactive && s.text() {
+				s.printf("\r\x1b[K") // the progress line goes before the error is told
+			}
 			return nil, err
 		}
 		if row.r != nil || !strings.HasPrefix(row.status, "invalid") {
@@ -113,9 +116,6 @@ func cmdTune(ec *execCtx) error {
 				}
 				row, err := try(cand)
 				if err != nil {
-					if s.opts.Interactive && s.text() {
-						s.printf("\r\x1b[K")
-					}
 					return fmt.Errorf("tune: %w", err)
 				}
 				if good(row) && row.r.Summary.Time < bestRow.r.Summary.Time {
