@@ -28,7 +28,11 @@ import (
 //     the part of N+(u) after v can meet N+(v). The intersection is a merge of the two sorted
 //     lists (intersect=merge), a binary search of each entry of the shorter list in the longer
 //     (binary), or a per-worker bitmap of V bits (a perfect hash small enough for the cache) that
-//     marks N+(u) once and probes it with every N+(v) (hash, the default). Work is split by vertices (lb=vertex, dynamic chunks of 64 as in
+//     marks N+(u) once and probes it with every N+(v) (hash, the default). With lists sorted
+//     by rank, hash finds each triangle u < v < w at whichever vertex probes less: at u as
+//     above (sum of in(v)*out(v) probes), or at its middle vertex v, marking N+(v) and probing
+//     the part of N+(u) after v for each in-arc u->v (sum of out(u)^2/2 probes), which on
+//     skewed graphs is several times less (kron scale 20: 1.2e9 probes instead of 4.4e9). Work is split by vertices (lb=vertex, dynamic chunks of 64 as in
 //     GAPBS) or by equal ranges of oriented arcs (lb=edge).
 //
 // Input requirements: none beyond a CSR with sorted lists. A directed graph is symmetrized
@@ -117,7 +121,23 @@ func runTC(ctx context.Context, r *Run) error {
 	t := time.Now()
 	r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
 		Note: fmt.Sprintf("intersect=%s lb=%s split=%s", s.Intersect, s.LB, s.Split)})
-	total, scanned := tcCount(r, h, byRank, s.Intersect, s.LB)
+	var total uint64
+	var scanned int64
+	if byRank && s.Intersect == engine.IntersectHash && s.LB == engine.LBVertex {
+		// Which vertex of a triangle finds it: the low one (probe N+(v) for each arc u->v) or
+		// the middle one (probe N+(u) after v), whichever probes less.
+		low, middle, in := tcMiddleCosts(r, h)
+		if middle < 0.7*low {
+			ia := tcBuildInArcs(h, in)
+			r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
+				Note: fmt.Sprintf("each triangle found at its middle vertex: %.3g probes instead of %.3g", middle, low)})
+			total, scanned = tcCountMiddle(r, h, ia)
+		} else {
+			total, scanned = tcCount(r, h, byRank, s.Intersect, s.LB)
+		}
+	} else {
+		total, scanned = tcCount(r, h, byRank, s.Intersect, s.LB)
+	}
 	if err := r.ctxErr(ctx); err != nil {
 		return err
 	}
@@ -427,6 +447,133 @@ func tcCount(r *Run, h *tcAdj, byRank bool, how engine.Intersect, lb engine.Load
 			cnt[w].b += sc
 		})
 	}
+	s := sumCounters(cnt)
+	return uint64(s.a), s.b
+}
+
+// tcInArcs are the oriented graph's arcs grouped by head: for the in-arcs x->v of v,
+// src[off[v]:off[v+1]] holds x and pos the index of v in x's list.
+type tcInArcs struct {
+	off      []int64
+	src, pos []uint32
+}
+
+// tcMiddleCosts returns the probes of the two hash formulations over lists sorted by rank:
+// by the low vertex, sum of in(v)*out(v) (every arc x->v probes N+(v)); by the middle vertex,
+// sum of out(x)^2/2 (every arc x->v probes the part of N+(x) after v). Skewed graphs favour
+// the middle vertex several times over; uniform ones barely.
+func tcMiddleCosts(r *Run, h *tcAdj) (low, middle float64, in []int64) {
+	n := len(h.off) - 1
+	in = make([]int64, n+1)
+	// In-degrees, counted per worker block and summed: in[v+1] counts v's in-arcs.
+	parts := make([][]int32, r.Workers)
+	r.forRange(n, 4096, 1, func(w, lo, hi int) {
+		if parts[w] == nil {
+			parts[w] = make([]int32, n)
+		}
+		c := parts[w]
+		for _, v := range h.nb[h.off[lo]:h.off[hi]] {
+			c[v]++
+		}
+	})
+	cnt := make([]counters, r.Workers)
+	r.forRange(n, 4096, 1, func(w, lo, hi int) {
+		var a, b float64
+		for v := lo; v < hi; v++ {
+			var d int64
+			for _, c := range parts {
+				if c != nil {
+					d += int64(c[v])
+				}
+			}
+			in[v+1] = d
+			out := float64(h.off[v+1] - h.off[v])
+			a += float64(d) * out
+			b += out * out / 2
+		}
+		cnt[w].a += int64(a)
+		cnt[w].b += int64(b)
+	})
+	sum := sumCounters(cnt)
+	return float64(sum.a), float64(sum.b), in
+}
+
+// tcBuildInArcs groups the arcs by head. in[v+1] is v's in-degree (tcMiddleCosts); the fill
+// is serial, in source order, so every in-list comes out sorted by source.
+func tcBuildInArcs(h *tcAdj, in []int64) *tcInArcs {
+	n := len(h.off) - 1
+	for v := 0; v < n; v++ {
+		in[v+1] += in[v]
+	}
+	ia := &tcInArcs{off: in, src: make([]uint32, in[n]), pos: make([]uint32, in[n])}
+	cur := make([]int64, n)
+	copy(cur, in[:n])
+	for x := 0; x < n; x++ {
+		for i, v := range h.nb[h.off[x]:h.off[x+1]] {
+			p := cur[v]
+			cur[v] = p + 1
+			ia.src[p], ia.pos[p] = uint32(x), uint32(i)
+		}
+	}
+	return ia
+}
+
+// tcCountMiddle counts every triangle x < v < w at its middle vertex v: mark N+(v), then for
+// each in-arc x->v probe the part of N+(x) after v. The lists must be sorted by rank.
+func tcCountMiddle(r *Run, h *tcAdj, ia *tcInArcs) (uint64, int64) {
+	n := len(h.off) - 1
+	cnt := make([]counters, r.Workers)
+	marks := make([][]uint64, r.Workers)
+	off, nb := h.off, h.nb
+	r.forRange(n, 64, 1, func(w, lo, hi int) {
+		if marks[w] == nil {
+			marks[w] = make([]uint64, (n+63)/64)
+		}
+		bm := marks[w]
+		var tri uint64
+		var scanned int64
+		var los, his [tcBatch]int64
+		for v := lo; v < hi; v++ {
+			b := nb[off[v]:off[v+1]]
+			if len(b) == 0 {
+				continue
+			}
+			for _, y := range b {
+				bm[y>>6] |= 1 << (y & 63)
+			}
+			src, pos := ia.src[ia.off[v]:ia.off[v+1]], ia.pos[ia.off[v]:ia.off[v+1]]
+			scanned += 2 * int64(len(b))
+			for len(src) > 0 {
+				k := min(tcBatch, len(src))
+				for j := 0; j < k; j++ {
+					x := src[j]
+					los[j], his[j] = off[x]+int64(pos[j])+1, off[x+1]
+				}
+				var touch uint32
+				for j := 0; j < k; j++ {
+					if los[j] < his[j] {
+						touch |= nb[los[j]]
+					}
+				}
+				for j := 0; j < k; j++ {
+					suf := nb[los[j]:his[j]]
+					for _, y := range suf {
+						tri += bm[y>>6] >> (y & 63) & 1
+					}
+					scanned += int64(len(suf))
+				}
+				if touch == 0xfeedface { // never in practice; keeps the touching loads alive
+					scanned++
+				}
+				src, pos = src[k:], pos[k:]
+			}
+			for _, y := range b {
+				bm[y>>6] = 0
+			}
+		}
+		cnt[w].a += int64(tri)
+		cnt[w].b += scanned
+	})
 	s := sumCounters(cnt)
 	return uint64(s.a), s.b
 }

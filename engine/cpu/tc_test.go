@@ -229,3 +229,31 @@ func TestTCRepeatedArcs(t *testing.T) {
 		}
 	}
 }
+
+// TestTCMiddleVertex checks the middle-vertex formulation, which a skewed graph selects.
+func TestTCMiddleVertex(t *testing.T) {
+	g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "11", "degree": "16"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := moreRun(t, "ref", g, engine.TC, engine.DefaultParams(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sched := range []string{"", "relabel=on", "workers=3 chunk=1"} {
+		got, err := moreRun(t, "cpu", g, engine.TC, engine.DefaultParams(), sched)
+		if err != nil {
+			t.Fatal(err)
+		}
+		middle := false
+		for _, rec := range got.Trace.Records {
+			middle = middle || strings.Contains(rec.Note, "middle vertex")
+		}
+		if !middle {
+			t.Errorf("[%s]: the trace does not show the middle-vertex count", sched)
+		}
+		if err := engine.Verify(g, got, want); err != nil {
+			t.Errorf("[%s]: %v", sched, err)
+		}
+	}
+}
