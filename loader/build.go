@@ -119,7 +119,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 
 	// 5. Sort and squish.
 	sp.prog.phase("sort", arcs)
-	nb, wt, st.dupArcs = sortSquish(off, nb, wt, !sp.keepDups, w, sp.prog)
+	nb, wt, st.dupArcs = sortSquish(ctx, off, nb, wt, !sp.keepDups, w, sp.prog)
 	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: !sp.symmetrize}
 	return g, st, ctx.Err()
 }

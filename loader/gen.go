@@ -58,6 +58,7 @@ func Generate(ctx context.Context, kind string, kv map[string]string, progress i
 	prog := newProgress(progress, "gen "+kind)
 	defer prog.finish()
 	prog.phase("generate", 0)
+	p.prog = prog
 	gd, err := gen(ctx, p, seed)
 	if err != nil {
 		return nil, err
@@ -160,6 +161,7 @@ func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 	perm := newPermuter(uint(scale), seed)
 	kronPairOnce.Do(initKronTables)
 	blocks := makeBlocks(m)
+	p.prog.phase("generate", m)
 	parallelFor(len(blocks), workers(), func(bi int) {
 		if ctx.Err() != nil {
 			return
@@ -185,6 +187,7 @@ func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 			}
 			b.src[i], b.dst[i] = perm.at(u), perm.at(v)
 		}
+		p.prog.add(int64(len(b.dst)))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -209,6 +212,7 @@ func genURand(ctx context.Context, p *params, seed int64) (*generated, error) {
 		return nil, err
 	}
 	blocks := makeBlocks(m)
+	p.prog.phase("generate", m)
 	mask := uint64(n - 1)
 	parallelFor(len(blocks), workers(), func(bi int) {
 		if ctx.Err() != nil {
@@ -220,6 +224,7 @@ func genURand(ctx context.Context, p *params, seed int64) (*generated, error) {
 			x := r.next()
 			b.src[i], b.dst[i] = uint32(x&mask), uint32((x>>32)&mask)
 		}
+		p.prog.add(int64(len(b.dst)))
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -277,5 +278,21 @@ func TestCancel(t *testing.T) {
 	}
 	if _, err := Generate(ctx, "kron", map[string]string{"scale": "12"}, nil); err != context.Canceled {
 		t.Errorf("Generate: got %v, want context.Canceled", err)
+	}
+}
+
+func TestCancelMidway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a large graph")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := Generate(ctx, "kron", map[string]string{"scale": "20"}, nil)
+	if err != context.DeadlineExceeded {
+		t.Fatalf("got %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("cancelled generation returned after %v", d)
 	}
 }

@@ -10,6 +10,7 @@ import (
 // params reads a generator's key=value parameters, remembering which keys it asked for so
 // that unknown ones can be refused with a did-you-mean.
 type params struct {
+	prog  *progress // the generation's progress line (nil: quiet)
 	kind  string
 	kv    map[string]string
 	known []string

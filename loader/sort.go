@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -9,7 +10,7 @@ import (
 // sortSquish sorts every neighbour list of the CSR (off, nb, wt) and, when dedup is set, drops
 // repeated neighbours, keeping the lowest weight. It returns the (possibly shorter) arrays and
 // the number of arcs dropped; off is rewritten in place.
-func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *progress) ([]uint32, []int32, int64) {
+func sortSquish(ctx context.Context, off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *progress) ([]uint32, []int32, int64) {
 	parts := splitByArcs(off, w*16)
 	np := len(parts) - 1
 	start := make([]int64, np)
@@ -19,6 +20,9 @@ func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *p
 	}
 	idBits := bits.Len(uint(len(off) - 2))
 	parallelFor(np, w, func(p int) {
+		if ctx.Err() != nil {
+			return
+		}
 		var scratch []uint64
 		s := start[p]
 		at := s
@@ -62,6 +66,9 @@ func sortSquish(off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *p
 		end[p] = at
 		prog.add(s - start[p])
 	})
+	if ctx.Err() != nil {
+		return nb, wt, 0 // the caller returns the error
+	}
 	// Close the gaps between parts.
 	var shift int64
 	for p := 0; p < np; p++ {
