@@ -27,7 +27,7 @@ func Demo() (*graph.CSR, error) {
 	}
 	g.Origin.Name = "facebook"
 	g.Origin.Path = "facebook_combined.txt (embedded)"
-	g.Origin.DirectionAssumed = "told: undirected (SNAP ego-Facebook is undirected, each edge listed once)"
+	g.Origin.DirectionAssumed = "told: undirected (SNAP ego-Facebook lists each edge once)"
 	g.Origin.Symmetrized = false
 	return g, nil
 }

@@ -107,9 +107,9 @@ func (o *options) lineFormat(file string, p *plan, lf lineFormat) *lineFormat {
 
 func planEdgeList(format, file string, h *headerReader, o *options) (*plan, error) {
 	p := &plan{format: format, n: -1, entries: -1, directed: true, base: 0}
-	p.why = "edge list: directed"
+	p.why = "edge list default"
 	if format == "el" || format == "wel" {
-		p.why = "GAPBS ." + format + ": directed"
+		p.why = "GAPBS ." + format + " default"
 	}
 	// Skip comments; a first line that does not start with a number is a header ("id_1,id_2").
 	for {
@@ -199,9 +199,9 @@ func planMTX(file string, h *headerReader, o *options) (*plan, error) {
 	}
 	switch f[4] {
 	case "general":
-		p.directed, p.why = true, "mtx general: directed"
+		p.directed, p.why = true, "mtx general"
 	case "symmetric", "skew-symmetric":
-		p.directed, p.why = false, "mtx "+f[4]+": undirected"
+		p.directed, p.why = false, "mtx "+f[4]
 	case "hermitian":
 		return nil, lineErr(file, num, "expected symmetry general or symmetric, found hermitian (a complex matrix)")
 	default:
@@ -276,7 +276,7 @@ func planGR(format, file string, h *headerReader, o *options) (*plan, error) {
 			if format == "pace" {
 				return nil, lineErr(file, num, "format=pace expects \"p tw N M\", found \"p sp\" (a DIMACS shortest-path file)")
 			}
-			p.format, p.directed, p.why, p.weighted = "dimacs", true, "DIMACS .gr: directed arcs", true
+			p.format, p.directed, p.why, p.weighted = "dimacs", true, "DIMACS arcs", true
 			lf := o.lineFormat(file, p, lineFormat{prefix: 'a', comments: "c", shape: "a U V W", bound: "the problem line says " + f[2] + " vertices"})
 			p.parse = lf.parse
 			return p, nil
@@ -284,7 +284,7 @@ func planGR(format, file string, h *headerReader, o *options) (*plan, error) {
 		if format == "dimacs" {
 			return nil, lineErr(file, num, "format=dimacs expects \"p sp N M\", found \"p tw\" (a PACE file)")
 		}
-		p.format, p.directed, p.why = "pace", false, "PACE .gr: undirected"
+		p.format, p.directed, p.why = "pace", false, "PACE edges"
 		lf := o.lineFormat(file, p, lineFormat{comments: "c", shape: "U V", bound: "the problem line says " + f[2] + " vertices"})
 		p.parse = lf.parse
 		return p, nil

@@ -83,7 +83,7 @@ func Generate(ctx context.Context, kind string, kv map[string]string, progress i
 		SelfLoopsRemoved: st.loops,
 	}
 	if gd.symmetrize {
-		g.Origin.DirectionAssumed = "generated undirected"
+		g.Origin.DirectionAssumed = "generator default"
 		g.Origin.DuplicatesRemoved = st.dupArcs / 2
 	} else {
 		g.Origin.DirectionAssumed = "told: directed"

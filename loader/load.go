@@ -213,14 +213,11 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		directed = true
 		why = "told: directed"
 		if !p.directed {
-			why = "told: directed (" + p.why + ", so every edge gives both arcs)"
+			why = "told: directed (each " + p.why + " edge gives both arcs)"
 		}
 	case "undirected":
 		directed = false
 		why = "told: undirected"
-		if p.directed {
-			why = "told: undirected (symmetrized)"
-		}
 	}
 	symmetrize := !directed || !p.directed
 	if p.paired && o.keepDups {
@@ -346,13 +343,13 @@ func reshape(ctx context.Context, g *graph.CSR, o *options) (*graph.CSR, error) 
 			return nil, err
 		}
 		h.Origin = g.Origin
-		h.Origin.DirectionAssumed = "told: undirected (symmetrized)"
+		h.Origin.DirectionAssumed = "told: undirected"
 		h.Origin.Symmetrized = true
 		h.Origin.DuplicatesRemoved += st.dupArcs / 2
 		g = h
 	} else if o.direction == "directed" && !g.Directed {
 		h := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: g.Weights, Directed: true, Origin: g.Origin}
-		h.Origin.DirectionAssumed = "told: directed (every edge gives both arcs)"
+		h.Origin.DirectionAssumed = "told: directed (each edge gives both arcs)"
 		g = h
 	}
 	applyWeights(g, o.weights, o.seed)

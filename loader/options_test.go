@@ -73,12 +73,12 @@ func TestOptions(t *testing.T) {
 		check            func(t *testing.T, o graph.Origin)
 	}{
 		{"snap directed", "a.txt", "0 1\n0 2\n2 1\n", def, "0:1,2 1: 2:1", true, func(t *testing.T, o graph.Origin) {
-			if o.DirectionAssumed != "edge list: directed" || o.Symmetrized || o.Base != 0 {
+			if o.DirectionAssumed != "edge list default" || o.Symmetrized || o.Base != 0 {
 				t.Errorf("origin %+v", o)
 			}
 		}},
 		{"snap undirected", "a.txt", "0 1\n0 2\n2 1\n", opts(func(o *Options) { o.Direction = "undirected" }), "0:1,2 1:0,2 2:0,1", false, func(t *testing.T, o graph.Origin) {
-			if o.DirectionAssumed != "told: undirected (symmetrized)" || !o.Symmetrized {
+			if o.DirectionAssumed != "told: undirected" || !o.Symmetrized {
 				t.Errorf("origin %+v", o)
 			}
 		}},

@@ -57,7 +57,7 @@ func planMETIS(file string, h *headerReader, o *options) (*plan, error) {
 			mf.ncon = c
 		}
 		p := &plan{format: "metis", n: n, entries: 2 * m, sizeLine: num, sizeWhat: "the header", directed: false,
-			why: "METIS: undirected", paired: true, weighted: mf.ew, base: 1}
+			why: "METIS adjacency", paired: true, weighted: mf.ew, base: 1}
 		if o.base >= 0 {
 			p.base = o.base
 		}
