@@ -10,14 +10,18 @@ import (
 
 // cc labels every vertex with a component id (weakly connected components on a directed graph).
 //
-// Approach: method=sv is Shiloach-Vishkin as Soman et al. run it on GPUs (Gunrock's hardwired
-// CC): each round hooks the larger of two roots under the smaller over every edge
+// Approach: method=afforest (the default) links each vertex to two sampled neighbours, finds
+// the largest component from 1024 sampled labels and links the remaining edges of the other
+// vertices only (Sutton et al.; GAPBS cc.cc). method=sv is Shiloach-Vishkin as Soman et al. run
+// it on GPUs (Gunrock's hardwired CC): each round hooks the larger of two roots under the smaller over every edge
 // (cc_hook_<lb>), then jumps pointers until every vertex points at its root (cc_jump), until a
 // round hooks nothing; O(log V) rounds. method=labelprop propagates the smallest label, with
 // the direction, driven, frontier, dedup, update and sync knobs; on a directed graph each step
 // runs over the out-edges and the in-edges.
 //
 // [1] Soman, Kishore, Narayanan. A fast GPU algorithm for graph connectivity. IPDPSW 2010.
+// [3] Sutton, Ben-Nun, Barak. Optimizing parallel graph connectivity computation via subgraph
+// sampling. IPDPS 2018.
 // [2] Nasre, Burtscher, Pingali. IPDPS 2013 (label propagation, data vs topology).
 func init() { drivers[engine.CC] = cc }
 
