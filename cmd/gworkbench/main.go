@@ -44,12 +44,38 @@ type config struct {
 	format    string
 	noDemo    bool
 	files     []string
+	order     []input // -e commands and script files, in the order given
 }
 
-type multiFlag []string
+// input is one -e or one script file ("-": standard input).
+type input struct {
+	expr, file string
+	isExpr     bool
+}
 
-func (m *multiFlag) String() string     { return strings.Join(*m, "; ") }
-func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+// exprFlag collects -e values, each also in c.order so that `lab.gw -e 'report x.html'`
+// runs the report after the lab.
+type exprFlag struct{ c *config }
+
+func (f exprFlag) String() string {
+	if f.c == nil {
+		return ""
+	}
+	return strings.Join(f.c.exprs, "; ")
+}
+
+func (f exprFlag) Set(v string) error {
+	f.c.exprs = append(f.c.exprs, v)
+	f.c.order = append(f.c.order, input{expr: v, isExpr: true})
+	return nil
+}
+
+func (c *config) addFiles(fs ...string) {
+	c.files = append(c.files, fs...)
+	for _, f := range fs {
+		c.order = append(c.order, input{file: f})
+	}
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -60,7 +86,7 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 	fs := flag.NewFlagSet("gworkbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&c.plain, "plain", false, "use the line REPL instead of the full-screen workbench")
-	fs.Var((*multiFlag)(&c.exprs), "e", "run these commands (';' separates) and exit; may be repeated")
+	fs.Var(exprFlag{&c}, "e", "run these commands (';' separates) and exit; may be repeated (with script files, in the order given)")
 	fs.BoolVar(&c.keepGoing, "keep-going", false, "in scripts, report a failing line and go on")
 	fs.StringVar(&c.format, "format", "text", "how run, compare and sweep report: text or json")
 	fs.BoolVar(&c.noDemo, "no-demo", false, "start without the embedded demo graph")
@@ -85,14 +111,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		args = fs.Args()
 		i := 0
 		for i < len(args) && (!strings.HasPrefix(args[i], "-") || args[i] == "-") {
-			c.files = append(c.files, args[i])
+			c.addFiles(args[i])
 			i++
 		}
 		if i >= len(args) {
 			break
 		}
 		if args[i] == "--" {
-			c.files = append(c.files, args[i+1:]...)
+			c.addFiles(args[i+1:]...)
 			break
 		}
 		args = args[i:]
@@ -165,12 +191,14 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		status = exitFailed
 		return c.keepGoing
 	}
-	for _, e := range c.exprs {
-		if !script("-e", strings.NewReader(e)) {
-			return status
+	for _, in := range c.order {
+		if in.isExpr {
+			if !script("-e", strings.NewReader(in.expr)) {
+				return status
+			}
+			continue
 		}
-	}
-	for _, f := range c.files {
+		f := in.file
 		if f == "-" {
 			if !script("stdin", stdin) {
 				return status

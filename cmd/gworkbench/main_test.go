@@ -140,3 +140,19 @@ func TestScriptThatIsNotAScript(t *testing.T) {
 		t.Errorf("directory: exit %d stderr %q", code, errs)
 	}
 }
+
+// -e commands and script files run in the order given: `lab.gw -e 'report x.html'` reports
+// the lab, `-e 'gen ...' lab.gw` prepares it.
+func TestExprAndFilesInOrder(t *testing.T) {
+	dir := t.TempDir()
+	lab := filepath.Join(dir, "lab.gw")
+	os.WriteFile(lab, []byte("run bfs src=0 as fromlab\n"), 0o644)
+	code, out, errs := gw(t, "", "--no-demo", "-e", "gen k = kron scale=4 degree=2", lab, "-e", "results")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d stderr %q", code, errs)
+	}
+	gen, ran, res := strings.Index(out, "k: 16 vertices"), strings.Index(out, "fromlab bfs on k"), strings.Index(out, "\nname ")
+	if gen < 0 || ran < gen || res < ran {
+		t.Errorf("not in the order given:\n%s", out)
+	}
+}
