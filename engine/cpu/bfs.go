@@ -131,10 +131,15 @@ func runBFS(ctx context.Context, r *Run) error {
 	if s.Direction != engine.Push {
 		b.t = g.Transpose()
 	}
+	// An unvisited vertex holds -1 - its out-degree (GAPBS keeps -degree in parent[]), so a
+	// top-down step learns a newly claimed vertex's degree (the next scoutCount) from the value
+	// it replaces, without a second cache miss on Offsets. countReached turns them into
+	// engine.UnreachedDepth at the end.
 	b.depth = make([]int32, b.n)
+	off := g.Offsets
 	r.forRange(b.n, 1<<14, 1, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			b.depth[i] = engine.UnreachedDepth
+			b.depth[i] = int32(-1 - min(off[i+1]-off[i], 1<<30))
 		}
 	})
 	b.depth[src] = 0
@@ -181,7 +186,8 @@ func (b *bfsState) loop(ctx context.Context, src uint32) error {
 		pushForm, pullForm = inBoolmap, inBoolmap
 	}
 	form := inQueue
-	b.cur, b.next = newSegQueue(b.Workers, 1024), newSegQueue(b.Workers, 1024)
+	b.cur, b.next = getSegQueue(b.Workers), getSegQueue(b.Workers)
+	defer func() { putSegQueue(b.cur); putSegQueue(b.next) }()
 	b.cur.setOne(src)
 	dir := engine.Push
 	if s.Direction == engine.Pull {
@@ -284,14 +290,17 @@ func (b *bfsState) convert(from, to int) {
 	}
 }
 
-// countReached counts the vertices with a depth.
+// countReached counts the vertices with a depth and marks the others UnreachedDepth.
 func (b *bfsState) countReached() int64 {
 	clear(b.cnt)
 	b.forRange(b.n, 1<<16, 1, func(w, lo, hi int) {
 		var c int64
-		for _, d := range b.depth[lo:hi] {
-			if d >= 0 {
+		d := b.depth[lo:hi]
+		for i, x := range d {
+			if x >= 0 {
 				c++
+			} else {
+				d[i] = engine.UnreachedDepth
 			}
 		}
 		b.cnt[w].a += c
@@ -309,12 +318,13 @@ func switchRecord(iter int, what, from, to string, lhs engine.Quantity, op strin
 // visit claims u for depth nd according to the claim mode and reports whether the caller
 // should push it.
 func (b *bfsState) visit(u uint32, nd int32) bool {
-	if atomic.LoadInt32(&b.depth[u]) >= 0 {
+	old := atomic.LoadInt32(&b.depth[u])
+	if old >= 0 {
 		return false
 	}
 	switch b.claim {
 	case claimCAS:
-		return atomic.CompareAndSwapInt32(&b.depth[u], engine.UnreachedDepth, nd)
+		return atomic.CompareAndSwapInt32(&b.depth[u], old, nd)
 	case claimBit:
 		if b.visited.testAndSet(u) {
 			return false
@@ -343,14 +353,18 @@ func (b *bfsState) tdQueue(level int32) bfsStats {
 				scanned += e - s
 				for _, u := range nb[s:e] {
 					if cas {
-						if atomic.LoadInt32(&depth[u]) >= 0 || !atomic.CompareAndSwapInt32(&depth[u], engine.UnreachedDepth, nd) {
+						old := atomic.LoadInt32(&depth[u])
+						if old >= 0 || !atomic.CompareAndSwapInt32(&depth[u], old, nd) {
 							continue
 						}
-					} else if !b.visit(u, nd) {
-						continue
+						scout += int64(-1 - old)
+					} else {
+						if !b.visit(u, nd) {
+							continue
+						}
+						scout += off[u+1] - off[u]
 					}
 					buf = append(buf, u)
-					scout += off[u+1] - off[u]
 				}
 			}
 		}

@@ -159,6 +159,22 @@ func newSegQueue(workers, capHint int) *segQueue {
 	return q
 }
 
+// segQueues keeps queues between runs: a benchmark or a session repeating a run reuses their
+// grown segments instead of allocating and faulting in new memory each time.
+var segQueues sync.Pool
+
+// getSegQueue returns an empty queue of workers segments, reusing a pooled one if any.
+func getSegQueue(workers int) *segQueue {
+	if q, ok := segQueues.Get().(*segQueue); ok && len(q.seg) == workers {
+		q.reset()
+		return q
+	}
+	return newSegQueue(workers, 1024)
+}
+
+// putSegQueue returns a queue to the pool; the caller must not use it again.
+func putSegQueue(q *segQueue) { segQueues.Put(q) }
+
 // reset empties every segment, keeping the memory.
 func (q *segQueue) reset() {
 	for w := range q.seg {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -140,8 +141,9 @@ func runSSSP(ctx context.Context, r *Run) error {
 			st.queued[i] = -1
 		}
 	}
-	st.rings = make([]binRing, r.Workers)
-	st.change = newSegQueue(r.Workers, 0)
+	st.rings = getRings(r.Workers)
+	st.change = getSegQueue(r.Workers)
+	defer func() { ringPool.Put(st.rings); putSegQueue(st.change) }()
 	switch {
 	case s.Driven == engine.Topology:
 		err = st.bellmanFord(ctx, s.Direction == engine.Pull)
@@ -224,6 +226,23 @@ func (r *binRing) grow(b int64) {
 		nb[k&int64(size-1)] = r.bins[k&int64(len(r.bins)-1)]
 	}
 	r.bins = nb
+}
+
+// ringPool keeps the workers' rings between runs, with their grown bins.
+var ringPool sync.Pool
+
+// getRings returns workers empty rings, reusing pooled ones if any.
+func getRings(workers int) []binRing {
+	if rs, ok := ringPool.Get().([]binRing); ok && len(rs) == workers {
+		for i := range rs {
+			for b := range rs[i].bins {
+				rs[i].bins[b] = rs[i].bins[b][:0]
+			}
+			rs[i].lo = 0
+		}
+		return rs
+	}
+	return make([]binRing, workers)
 }
 
 // take detaches bucket b's bin (b >= lo), leaving an empty one in its place.
@@ -382,7 +401,7 @@ func dedupKey(bucket int64, round int, sync bool) int64 {
 // deltaStep is delta-stepping with bucket fusion.
 func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 	delta := s.delta
-	front := newSegQueue(s.Workers, 0)
+	front := newSegQueue(s.Workers, 0) // (its segments are the rings' detached bins: never pool it)
 	s.rings[0].push(0, src)
 	fuse := !s.sync
 	fast := s.rmw && !s.sync && !s.dedup && s.g.Weights != nil
