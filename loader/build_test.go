@@ -188,3 +188,32 @@ func TestBlockForms(t *testing.T) {
 		}
 	}
 }
+
+func TestFromEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	n := 3000
+	edges := make([]Edge, 20000)
+	for i := range edges {
+		edges[i] = Edge{uint32(r.IntN(n)), uint32(r.IntN(n)), int32(r.IntN(9))}
+	}
+	edges = append(edges, edges[:500]...)
+	for _, directed := range []bool{true, false} {
+		for _, weighted := range []bool{true, false} {
+			g, err := FromEdges(n, edges, directed, weighted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			off, nb, wt := naiveBuild(n, edges, !directed, false, false, weighted)
+			if g.Directed != directed || !slices.Equal(g.Offsets, off) || !slices.Equal(g.Neighbors, nb) || !slices.Equal(g.Weights, wt) {
+				t.Errorf("directed=%v weighted=%v: differs from the naive build", directed, weighted)
+			}
+		}
+	}
+	if _, err := FromEdges(3, []Edge{{0, 3, 0}}, true, false); err == nil {
+		t.Error("out-of-range id accepted")
+	}
+	g, err := FromEdges(4, nil, false, false)
+	if err != nil || g.NumVertices() != 4 || g.NumArcs() != 0 {
+		t.Errorf("empty edge list: %v %v", g, err)
+	}
+}

@@ -1,8 +1,8 @@
 package loader
 
 import (
+	"context"
 	"fmt"
-	"slices"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -15,46 +15,41 @@ type Edge struct {
 
 // FromEdges builds a CSR on n vertices from an edge list: undirected graphs are symmetrized,
 // self-loops and duplicates are dropped (the lowest weight of duplicates is kept), neighbour
-// lists are sorted. weighted says whether the W fields are meaningful. It is the simple path
-// used by tests and small inputs; file loaders and generators use the parallel builder.
+// lists are sorted. weighted says whether the W fields are meaningful. It uses the same
+// parallel builder as the file loaders and generators.
 func FromEdges(n int, edges []Edge, directed, weighted bool) (*graph.CSR, error) {
-	arcs := make([]Edge, 0, len(edges)*2)
-	for i, e := range edges {
-		if int(e.U) >= n || int(e.V) >= n {
-			return nil, fmt.Errorf("loader: edge %d (%d,%d): vertex id out of range 0..%d", i, e.U, e.V, n-1)
-		}
-		if e.U == e.V {
-			continue
-		}
-		arcs = append(arcs, e)
-		if !directed {
-			arcs = append(arcs, Edge{U: e.V, V: e.U, W: e.W})
-		}
+	if n < 0 || n > maxVertices {
+		return nil, fmt.Errorf("loader: %d vertices: expected 0..%d", n, int64(maxVertices))
 	}
-	slices.SortFunc(arcs, func(a, b Edge) int {
-		if a.U != b.U {
-			return int(int64(a.U) - int64(b.U))
-		}
-		if a.V != b.V {
-			return int(int64(a.V) - int64(b.V))
-		}
-		return int(int64(a.W) - int64(b.W))
-	})
-	arcs = slices.CompactFunc(arcs, func(a, b Edge) bool { return a.U == b.U && a.V == b.V })
-	g := &graph.CSR{Offsets: make([]int64, n+1), Neighbors: make([]uint32, len(arcs)), Directed: directed}
-	if weighted {
-		g.Weights = make([]int32, len(arcs))
-	}
-	for i, a := range arcs {
-		g.Offsets[a.U+1]++
-		g.Neighbors[i] = a.V
+	var blocks []*edgeBlock
+	for lo := 0; lo < len(edges); lo += genBlock {
+		part := edges[lo:min(lo+genBlock, len(edges))]
+		b := &edgeBlock{src: make([]uint32, len(part)), dst: make([]uint32, len(part))}
 		if weighted {
-			g.Weights[i] = a.W
+			b.w = make([]int32, len(part))
 		}
+		for i, e := range part {
+			if int64(e.U) >= int64(n) || int64(e.V) >= int64(n) {
+				return nil, fmt.Errorf("loader: edge %d (%d,%d): vertex id out of range 0..%d", lo+i, e.U, e.V, n-1)
+			}
+			b.src[i], b.dst[i] = e.U, e.V
+			if weighted {
+				b.w[i] = e.W
+			}
+		}
+		blocks = append(blocks, b)
 	}
-	for v := 0; v < n; v++ {
-		g.Offsets[v+1] += g.Offsets[v]
+	g, st, err := buildCSR(context.Background(), blocks, buildSpec{n: n, symmetrize: !directed, weighted: weighted})
+	if err != nil {
+		return nil, err
 	}
+	g.Directed = directed
 	g.Origin.Format = "edges"
+	g.Origin.Entries = int64(len(edges))
+	g.Origin.SelfLoopsRemoved = st.loops
+	g.Origin.DuplicatesRemoved = st.dupArcs
+	if !directed {
+		g.Origin.DuplicatesRemoved /= 2
+	}
 	return g, nil
 }
