@@ -149,3 +149,22 @@ func TestLoadMissingFile(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestLoadTooBig checks both memory refusals: from the file size before parsing, and from the
+// counts before building.
+func TestLoadTooBig(t *testing.T) {
+	defer func(f func() int64) { availableMemory = f }(availableMemory)
+	availableMemory = func() int64 { return 1 << 20 }
+	_, err := Load(context.Background(), filepath.Join(graphsDir, "NY.gr"), DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), "NY.gr (4.8 MB, about") || !strings.Contains(err.Error(), "but only 1.0 MB is available") {
+		t.Errorf("before parsing: got %v", err)
+	}
+	// A header that promises many vertices in a tiny file.
+	path := filepath.Join(t.TempDir(), "big.gr")
+	os.WriteFile(path, []byte("p sp 100000000 1\na 1 2 3\n"), 0o644)
+	availableMemory = func() int64 { return 100 << 20 }
+	_, err = Load(context.Background(), path, DefaultOptions())
+	if err == nil || !strings.Contains(err.Error(), "big.gr needs about 800.0 MB of memory to build, but only 104.9 MB is available") {
+		t.Errorf("before building: got %v", err)
+	}
+}
