@@ -257,7 +257,7 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 		if s.opts.Interactive && s.text() {
 			s.printf("\r\x1b[K  %s %d/%d %s", kind, n+1, total, c.labelOf(row))
 		}
-		if err := s.runRow(ctx, alg, row); err != nil {
+		if err := s.runRow(ctx, alg, row, fmt.Sprintf("%s.%d", c.name, n+1)); err != nil {
 			if s.opts.Interactive && s.text() {
 				s.printf("\r\x1b[K")
 			}
@@ -299,8 +299,10 @@ func (c *comparison) labelOf(row *compareRow) string {
 }
 
 // runRow runs one combination (with its warm-up and repeats) and verifies it. Only a
-// cancellation is returned as an error; anything else is the row's status.
-func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compareRow) error {
+// cancellation is returned as an error; anything else is the row's status. name is the row's
+// result name (CMP.N), carried by the RunFinished of its last run, sent once the row is
+// verified ("" : none).
+func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compareRow, name string) error {
 	sp, err := s.baseSpec(alg)
 	if err != nil {
 		return err
@@ -320,7 +322,11 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 		runs = sp.repeat + 1
 	}
 	for i := 0; i < runs; i++ {
-		r, err := s.execute(ctx, sp, "off", "")
+		n := ""
+		if i == runs-1 {
+			n = name
+		}
+		r, err := s.execute(ctx, sp, "off", n)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -347,11 +353,17 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 	row.status = "ok"
 	if err := s.verify(ctx, sp.g, row.r); err != nil {
 		if ctx.Err() != nil {
+			if name != "" {
+				s.emit(RunFinished{Name: name, Result: row.r})
+			}
 			return ctx.Err()
 		}
 		row.verified = "DIFFERS: " + trimPkg(err).Error()
 	} else {
 		row.verified = "ok"
+	}
+	if name != "" {
+		s.emit(RunFinished{Name: name, Result: row.r})
 	}
 	return nil
 }

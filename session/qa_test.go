@@ -307,3 +307,32 @@ func TestTuneCancelClearsProgress(t *testing.T) {
 		t.Errorf("the progress line stays: %q", o)
 	}
 }
+
+// The last run of each compare row finishes under the row's name, so a view can say
+// "cmp1.2" rather than a bare algorithm; every RunStarted still gets one RunFinished.
+func TestCompareRowEventsAreNamed(t *testing.T) {
+	var names []string
+	started, finished := 0, 0
+	s := New(Options{Observer: func(e Event) {
+		switch e := e.(type) {
+		case RunStarted:
+			started++
+		case RunFinished:
+			finished++
+			if e.Name != "" {
+				names = append(names, e.Name)
+				if e.Result == nil || e.Err != nil {
+					t.Errorf("named finish: %#v", e)
+				}
+			}
+		}
+	}})
+	g, _ := loader.FromEdges(3, []loader.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, false)
+	s.AddGraph("p", g, "")
+	if err := s.Exec(context.Background(), "compare bfs direction=push,pull src=0 repeat=2"); err != nil {
+		t.Fatal(err)
+	}
+	if started != 6 || finished != 6 || strings.Join(names, " ") != "cmp1.1 cmp1.2" {
+		t.Errorf("%d started, %d finished, named %q; want 6, 6, cmp1.1 cmp1.2", started, finished, names)
+	}
+}

@@ -47,8 +47,10 @@ type RunRecord struct {
 	Record engine.Record
 }
 
-// RunFinished is sent when a run ends. Name is the result's name ("" when the run is not kept
-// under a name, as in a compare); Err is non-nil when it failed or was cancelled.
+// RunFinished is sent when a run ends. Name is the result's name: NAME for a run, CMP.N for
+// the last run of row N of a compare or sweep (sent once the row is verified), "" for a run not
+// kept under a name (a warm-up, an earlier repeat, a tune's candidate); Err is non-nil when it
+// failed or was cancelled.
 type RunFinished struct {
 	Name   string
 	Result *engine.Result

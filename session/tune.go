@@ -79,7 +79,7 @@ func cmdTune(ec *execCtx) error {
 		if s.opts.Interactive && s.text() {
 			s.printf("\r\x1b[K  tune %d: %s", len(tried), key)
 		}
-		if err := s.runRow(ec.ctx, alg, row); err != nil {
+		if err := s.runRow(ec.ctx, alg, row, ""); err != nil {
 			if s.opts.Interactive && s.text() {
 				s.printf("\r\x1b[K") // the progress line goes before the error is told
 			}
