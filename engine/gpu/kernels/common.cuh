@@ -100,6 +100,7 @@ struct Shared {
     u64 edges;
     u64 scout;
     u64 pushes;
+    u64 culled;
     int flag;
     u32 row, rbeg;
     i64 rs, re;
@@ -112,6 +113,7 @@ struct Local {
     u64 edges;
     u64 scout;
     u64 pushes;
+    u64 culled;
 };
 
 __device__ __forceinline__ bool bit_test(const u32* b, u32 v) { return (b[v >> 5] >> (v & 31)) & 1u; }
@@ -151,6 +153,7 @@ __device__ __forceinline__ void shared_init(Shared& sh) {
         sh.edges = 0;
         sh.scout = 0;
         sh.pushes = 0;
+        sh.culled = 0;
         sh.flag = 0;
     }
     __syncthreads();
@@ -174,14 +177,14 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
     } else if (a.dedup == DCull) {
         u32 w = a.cull[v >> 5], b = 1u << (v & 31);
         if (w & b) {
-            atomicAdd(&a.ctr[CCulled], 1ull);
+            st.culled++;
             return;
         }
         a.cull[v >> 5] = w | b;  // plain store: a lost bit only lets a duplicate through
     } else if (a.dedup == DCullStamp) {
         // fused loops cull with per-iteration stamps, which need no clearing between steps
         if (a.stamp[v] == (u32)a.tag) {
-            atomicAdd(&a.ctr[CCulled], 1ull);
+            st.culled++;
             return;
         }
         a.stamp[v] = (u32)a.tag;
@@ -218,14 +221,18 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
 }
 
 __device__ __forceinline__ void emit_far(const Args& a, u32 v) {
-    u32 idx = atomicAdd(a.far_len, 1u);
+    // one atomic per warp (coalesced group): a far pile takes millions of pushes on urand
+    cg::coalesced_group g = cg::coalesced_threads();
+    u32 base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(a.far_len, (u32)g.size());
+    base = g.shfl(base, 0);
+    u32 idx = base + g.thread_rank();
     if ((i64)idx < a.far_cap) {
         a.far_q[idx] = v;
     } else {
         a.spill[v] = 1;
         a.ctr[COverflow] = 2;
     }
-    atomicAdd(&a.ctr[CFar], 1ull);
 }
 
 // finish flushes the block's aggregated pushes and its counters. Every thread of the block
@@ -234,6 +241,7 @@ __device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
     if (st.edges) atomicAdd(&sh.edges, st.edges);
     if (st.scout) atomicAdd(&sh.scout, st.scout);
     if (st.pushes) atomicAdd(&sh.pushes, st.pushes);
+    if (st.culled) atomicAdd(&sh.culled, st.culled);
     __syncthreads();
     u32 k = min(sh.n, (u32)AGG_SLOTS);
     if (threadIdx.x == 0) {
@@ -241,6 +249,7 @@ __device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
         if (sh.edges) atomicAdd(&a.ctr[CEdges], sh.edges);
         if (sh.scout) atomicAdd(&a.ctr[CScout], sh.scout);
         if (sh.pushes) atomicAdd(&a.ctr[CPushes], sh.pushes);
+        if (sh.culled) atomicAdd(&a.ctr[CCulled], sh.culled);
     }
     __syncthreads();
     for (u32 i = threadIdx.x; i < k; i += blockDim.x) queue_put(a, sh.base + i, sh.q[i]);
@@ -562,7 +571,7 @@ enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6 
 // advance runs one step of functor f with strategy LB over the input frontier.
 template <int LB, class F>
 __device__ void advance(const Args& a, Shared& sh, F& f) {
-    Local st = {0, 0, 0};
+    Local st = {0, 0, 0, 0};
     shared_init(sh);
     switch (LB) {
     case LThread: lb_thread(a, sh, st, f); break;
