@@ -39,8 +39,8 @@ func ParseOptions(kv map[string]string, flags []string) (Options, error) {
 		var err error
 		switch k {
 		case "format":
-			if !contains(Formats, v) {
-				err = fmt.Errorf("loader: format=%s: expected one of %s%s", v, strings.Join(Formats, ", "), didYouMean(v, Formats))
+			if !contains(Formats(), v) {
+				err = fmt.Errorf("loader: format=%s: expected one of %s%s", v, strings.Join(Formats(), ", "), didYouMean(v, Formats()))
 			}
 			o.Format = v
 		case "base":
@@ -129,8 +129,8 @@ type options struct {
 
 func (opt Options) check() (*options, error) {
 	o := &options{format: opt.Format, direction: opt.Direction, base: opt.Base, seed: opt.Seed, cache: opt.Cache, progress: opt.Progress}
-	if o.format != "" && !contains(Formats, o.format) {
-		return nil, fmt.Errorf("loader: format %q: expected one of %s%s", o.format, strings.Join(Formats, ", "), didYouMean(o.format, Formats))
+	if o.format != "" && !contains(Formats(), o.format) {
+		return nil, fmt.Errorf("loader: format %q: expected one of %s%s", o.format, strings.Join(Formats(), ", "), didYouMean(o.format, Formats()))
 	}
 	if o.direction != "" && o.direction != "directed" && o.direction != "undirected" {
 		return nil, fmt.Errorf("loader: direction %q: expected directed or undirected", o.direction)

@@ -7,8 +7,11 @@ import (
 	"strings"
 )
 
-// Formats lists the file formats Load reads (gzip-compressed or not), for format=.
-var Formats = []string{"mtx", "snap", "el", "wel", "dimacs", "pace", "gr", "metis", "gwg"}
+// Formats lists the names format= accepts: the file formats Load reads (each also
+// gzip-compressed), and gr for a .gr file of either kind.
+func Formats() []string {
+	return []string{"mtx", "snap", "el", "wel", "dimacs", "pace", "gr", "metis", "gwg"}
+}
 
 // plan is what a format's header says about the body that follows.
 type plan struct {
