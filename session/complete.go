@@ -61,12 +61,16 @@ func (s *Session) candidates(prior []string, last string) []string {
 		alg, _ := engine.ParseAlgorithm(prior[1])
 		if k, v, ok := strings.Cut(last, "="); ok {
 			head := k + "="
+			vals := s.valuesOf(k)
 			if cmd != "run" {
 				if i := strings.LastIndexByte(v, ','); i >= 0 {
 					head += v[:i+1]
+					// A value already in the list is not offered again.
+					listed := strings.Split(v[:i], ",")
+					vals = slices.DeleteFunc(slices.Clone(vals), func(x string) bool { return slices.Contains(listed, x) })
 				}
 			}
-			return prefixAll(head, s.valuesOf(k))
+			return prefixAll(head, vals)
 		}
 		return append(s.keysFor(alg), "as")
 	case "set":
@@ -108,7 +112,10 @@ func (s *Session) candidates(prior []string, last string) []string {
 		case 1:
 			return append(s.resultNames(true), "last")
 		case 2:
-			return []string{"values", "trace", "json", "csv"}
+			if s.comparisonNamed(prior[1]) != nil {
+				return []string{"json", "csv"}
+			}
+			return []string{"values", "trace", "json"}
 		case 3:
 			return completePath(last)
 		}

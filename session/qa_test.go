@@ -336,3 +336,19 @@ func TestCompareRowEventsAreNamed(t *testing.T) {
 		t.Errorf("%d started, %d finished, named %q; want 6, 6, cmp1.1 cmp1.2", started, finished, names)
 	}
 }
+
+// Completion offers what each name can be exported as, and no value twice in a list.
+func TestCompleteExportKindsAndLists(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "run bfs src=0 as b1; compare bfs direction=push,pull src=0")
+	for line, want := range map[string]string{
+		"export cmp1 ":                      "json csv",
+		"export b1 ":                        "values trace json",
+		"compare bfs direction=push,pull,":  "direction=push,pull,auto",
+		"sweep bfs frontier=queue,bitmap,b": "frontier=queue,bitmap,boolmap",
+	} {
+		if got := strings.Join(s.Complete(line), " "); got != want {
+			t.Errorf("%q: got %q want %q", line, got, want)
+		}
+	}
+}
