@@ -237,6 +237,11 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 			c.keys = append(c.keys, a.key)
 		}
 	}
+	for _, a := range axes {
+		if a.key == "graph" { // graph=NAME, or a list of graphs: the title names them
+			c.graph = strings.Join(a.values, ",")
+		}
+	}
 	c.title = fmt.Sprintf("%s %s on %s: %s", kind, alg, c.graph, strings.Join(titleParts, " "))
 	total := 1
 	for _, a := range axes {

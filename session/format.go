@@ -55,12 +55,14 @@ func fmtMS(d time.Duration) string {
 }
 
 func fmtMSf(ms float64) string {
+	// Three significant digits; the bounds are where rounding reaches the next decade, so
+	// 0.9996 ms is 1.00 ms, not 1.000 ms.
 	switch {
-	case ms >= 100:
+	case ms >= 99.95:
 		return fmt.Sprintf("%.0f ms", ms)
-	case ms >= 10:
+	case ms >= 9.995:
 		return fmt.Sprintf("%.1f ms", ms)
-	case ms >= 1:
+	case ms >= 0.9995:
 		return fmt.Sprintf("%.2f ms", ms)
 	default:
 		return fmt.Sprintf("%.3f ms", ms)

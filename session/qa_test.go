@@ -352,3 +352,17 @@ func TestCompleteExportKindsAndLists(t *testing.T) {
 		}
 	}
 }
+
+// Times keep three significant digits across a decade boundary, and a compare over graph=
+// names the graphs it ran on, not the current one.
+func TestTimesAndCompareGraphTitle(t *testing.T) {
+	for ms, want := range map[float64]string{0.99951: "1.00 ms", 0.9994: "0.999 ms", 9.9951: "10.0 ms", 99.951: "100 ms", 12.34: "12.3 ms"} {
+		if got := fmtMSf(ms); got != want {
+			t.Errorf("fmtMSf(%v) = %q, want %q", ms, got, want)
+		}
+	}
+	s, out := newTest(t)
+	do(t, s, out, "gen k = kron scale=4 degree=2")
+	mustContain(t, "compare", do(t, s, out, "compare bfs graph=p,k direction=push src=0"), "cmp1: compare bfs on p,k: graph=p,k direction=push")
+	mustContain(t, "compare", do(t, s, out, "compare bfs graph=p direction=push,pull src=0"), "cmp2: compare bfs on p: graph=p direction=push,pull")
+}
