@@ -76,7 +76,7 @@ func init() {
 			run:     cmdSweep},
 		{name: "tune", usage: "tune ALGO [k=v ...] [repeat=N] [as NAME]",
 			summary: "search the schedule knobs for the fastest verified schedule on the current graph",
-			detail:  "Coordinate descent from the current schedule: each value of each knob that applies is tried (invalid combinations skipped), a change is kept when the verified run is faster (median of repeat=3 by default). Knobs given as k=v stay fixed.",
+			detail:  "Coordinate descent from the current schedule: each value of each knob that applies, and that the engine lists in its schedule space, is tried (invalid combinations skipped), a change is kept when the verified run is faster (median of repeat=3 by default). Knobs given as k=v stay fixed.",
 			example: []string{"tune bfs", "tune sssp engine=cpu repeat=5", "tune pr direction=pull"},
 			run:     cmdTune},
 		{name: "export", usage: "export NAME values|trace|json PATH  |  export CMP json|csv PATH",

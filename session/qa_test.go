@@ -366,3 +366,49 @@ func TestTimesAndCompareGraphTitle(t *testing.T) {
 	mustContain(t, "compare", do(t, s, out, "compare bfs graph=p,k direction=push src=0"), "cmp1: compare bfs on p,k: graph=p,k direction=push")
 	mustContain(t, "compare", do(t, s, out, "compare bfs graph=p direction=push,pull src=0"), "cmp2: compare bfs on p: graph=p direction=push,pull")
 }
+
+// tune tries only schedules inside the space the engine says it runs (engine.Spacer): it used
+// to time lb=warp, lb=cta, ... on a CPU BFS, which ignores lb, and recommend one of them.
+func TestTuneStaysInTheEngineSpace(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "gen k = kron scale=6 degree=4; tune bfs repeat=1 src=0")
+	c := s.comparisonNamed("tune1")
+	if c == nil {
+		t.Fatal("no tune1")
+	}
+	for i, row := range c.rows {
+		if !inSpace("cpu", engine.BFS, mustSchedule(t, row), nil) {
+			t.Errorf("tune1.%d %s is outside the cpu engine's bfs space", i+1, row.values[0])
+		}
+		if strings.Contains(row.values[0], "lb=") || row.r == nil {
+			t.Errorf("tune1.%d %s: %s", i+1, row.values[0], row.status)
+		}
+	}
+	// A schedule the engine does not list is outside; auto fits anything.
+	var sc engine.Schedule
+	if !inSpace("cpu", engine.BFS, sc, nil) {
+		t.Errorf("the all-auto schedule is outside")
+	}
+	sc.Set("direction", "pull")
+	sc.Set("frontier", "queue")
+	if inSpace("cpu", engine.BFS, sc, nil) {
+		t.Errorf("bfs direction=pull frontier=queue is inside, though the cpu engine refuses it")
+	}
+	if !inSpace("cpu", engine.BFS, sc, map[string]bool{"frontier": true}) {
+		t.Errorf("a fixed knob is checked")
+	}
+}
+
+// mustSchedule rebuilds a tune row's schedule from its settings.
+func mustSchedule(t *testing.T, row *compareRow) engine.Schedule {
+	t.Helper()
+	var sc engine.Schedule
+	for _, st := range row.settings {
+		if isKnob(st.key) {
+			if err := sc.Set(st.key, st.value); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return sc
+}

@@ -85,7 +85,10 @@ func cmdTune(ec *execCtx) error {
 			}
 			return nil, err
 		}
-		if row.r != nil || !strings.HasPrefix(row.status, "invalid") {
+		// Only runs and failures are rows: a schedule the engine refuses tells nothing about
+		// speed (inSpace keeps most of them out; one whose auto knobs resolve outside the
+		// engine's space can still be refused).
+		if row.r != nil || strings.HasPrefix(row.status, "failed") {
 			c.rows = append(c.rows, row)
 		}
 		return row, nil
@@ -111,7 +114,7 @@ func cmdTune(ec *execCtx) error {
 				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == best.Get(k.Name) {
 					continue
 				}
-				if cand.Validate(alg, base.engineName) != nil {
+				if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, fixed) {
 					continue
 				}
 				row, err := try(cand)
@@ -181,4 +184,38 @@ func cmdTune(ec *execCtx) error {
 	s.printf("best: %s, %.2fx the starting schedule; keep it with: set %s\n", strings.Join(diff, " "),
 		float64(baseRow.r.Summary.Time)/float64(max(bestRow.r.Summary.Time, 1)), strings.Join(diff, " "))
 	return nil
+}
+
+// inSpace reports whether sched lies in the schedule space the engine says it runs for alg
+// (engine.Spacer), so that tune does not time values the engine ignores or refuses (lb on a
+// CPU BFS, say) and then recommend them. An auto knob fits any axis (the engine resolves it
+// within its space); numeric knobs, the engine knobs (workers, chunk, split) and the knobs in
+// ignore are not checked. An engine without a Spacer runs everything that validates.
+func inSpace(engineName string, alg engine.Algorithm, sched engine.Schedule, ignore map[string]bool) bool {
+	e, err := engine.Open(engineName)
+	if err != nil {
+		return true
+	}
+	sp, ok := e.(engine.Spacer)
+	if !ok {
+		return true
+	}
+	free := map[string]bool{}
+	for _, k := range engine.EngineKnobs() {
+		free[k] = true
+	}
+	fits := func(sub engine.Subspace) bool {
+		for _, k := range engine.Knobs() {
+			v := sched.Get(k.Name)
+			if k.Values == nil || free[k.Name] || ignore[k.Name] || v == k.Default {
+				continue
+			}
+			i := slices.IndexFunc(sub, func(a engine.Axis) bool { return a.Knob == k.Name })
+			if i < 0 || !slices.Contains(sub[i].Values, v) {
+				return false
+			}
+		}
+		return true
+	}
+	return slices.ContainsFunc(sp.Space(alg), fits)
 }
