@@ -72,6 +72,12 @@ func (p *progress) setPhase(name string, total int64, bytes bool) {
 		return
 	}
 	p.mu.Lock()
+	if p.ph == name && name != "" { // the same phase, now with a total
+		p.bytes = bytes
+		p.mu.Unlock()
+		p.total.Store(total)
+		return
+	}
 	if p.ph != "" {
 		p.times = append(p.times, fmt.Sprintf("%s %.2fs", p.ph, time.Since(p.at).Seconds()))
 	}
