@@ -28,23 +28,29 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// waitFor polls buf until it contains want (the progress line is drawn by a ticker).
+func waitFor(t *testing.T, buf *syncBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(buf.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("progress output %q lacks %q", buf.String(), want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestProgressLine(t *testing.T) {
 	var buf syncBuffer
 	p := newProgress(&buf, "load big.el")
 	p.phaseBytes("parse", 200e6)
 	p.add(50e6)
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, &buf, "\r\x1b[Kload big.el: parse 50.0 MB / 200.0 MB (25%)")
 	p.phase("sort", 100)
 	p.add(40)
-	time.Sleep(300 * time.Millisecond)
+	waitFor(t, &buf, "load big.el: sort 40%")
 	p.finish()
-	out := buf.String()
-	for _, want := range []string{"\r\x1b[Kload big.el: parse 50.0 MB / 200.0 MB (25%)", "load big.el: sort 40%"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("progress output %q lacks %q", out, want)
-		}
-	}
-	if !strings.HasSuffix(out, "\r\x1b[K") {
+	if out := buf.String(); !strings.HasSuffix(out, "\r\x1b[K") {
 		t.Errorf("progress line not cleared at the end: %q", out)
 	}
 }
