@@ -121,7 +121,10 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	sp.prog.phase("sort", arcs)
 	nb, wt, st.dupArcs = sortSquish(ctx, off, nb, wt, !sp.keepDups, w, sp.prog)
 	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: !sp.symmetrize}
-	return g, st, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	return g, st, nil
 }
 
 // countBlock adds to deg the out-degrees, within [lo, lo+span), of the block's edges and

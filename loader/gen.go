@@ -90,7 +90,10 @@ func Generate(ctx context.Context, kind string, kv map[string]string, progress i
 		g.Origin.DuplicatesRemoved = st.dupArcs
 	}
 	applyWeights(g, ws, seed)
-	return g, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // genCheck refuses a generated graph that would not fit in memory.

@@ -265,7 +265,10 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		g.Origin.Note = joinNote(g.Origin.Note, "real weights rounded to integers")
 	}
 	applyWeights(g, o.weights, o.seed)
-	return g, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // checkBeforeParse refuses, from the file size and the first chunk's line length, a file
