@@ -424,7 +424,11 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	}
 	for _, n := range notes {
 		if len(n.rows) == 1 {
-			s.printf("  %s: %s\n", c.label(n.rows[0]), n.text)
+			label := c.label(n.rows[0])
+			if label == "" { // nothing varies: name the row
+				label = fmt.Sprintf("%s.%d", c.name, n.rows[0]+1)
+			}
+			s.printf("  %s: %s\n", label, n.text)
 			continue
 		}
 		var ids []string

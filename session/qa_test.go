@@ -100,6 +100,15 @@ func TestCompareFailsWhenARowDiffers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "sweep: sweep1.1 differs") {
 		t.Errorf("sweep with wrong rows: %v", err)
 	}
+	out.Reset()
+	if err := s.Exec(context.Background(), "compare bfs src=0"); err == nil {
+		t.Errorf("compare of one wrong row: no error")
+	}
+	mustContain(t, "compare of one row", out.String(), "\n  cmp3.1: DIFFERS: bfs depth of vertex 3: got 3, want 1")
+	err = s.Exec(context.Background(), "tune bfs src=0 repeat=1")
+	if err == nil || !strings.HasPrefix(err.Error(), "tune bfs: the starting schedule (auto) disagrees with the reference engine: bfs depth of vertex 3") {
+		t.Errorf("tune from a wrong start: %v", err)
+	}
 }
 
 // Errors from the layers below start with the command, not with a Go package name.

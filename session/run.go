@@ -145,11 +145,12 @@ func (s *Session) parseRun(cmd string, args []string) (runSpec, string, error) {
 	return sp, as, nil
 }
 
-// trimPkg drops the package prefix ("engine: ", "loader: ", "viz: ") of errors from the
-// layers below: the user sees one plain line that starts with the command.
+// trimPkg drops the package prefix ("engine: ", "loader: ", "viz: ", and engine.Verify's
+// "verify: ") of errors from the layers below: the user sees one plain line that starts with
+// the command.
 func trimPkg(err error) error {
 	msg := err.Error()
-	for _, p := range []string{"engine: ", "loader: ", "viz: "} {
+	for _, p := range []string{"engine: ", "loader: ", "viz: ", "verify: "} {
 		if m, ok := strings.CutPrefix(msg, p); ok {
 			return &wrapped{m, err}
 		}

@@ -99,8 +99,12 @@ func cmdTune(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	if !good(bestRow) {
-		return fmt.Errorf("tune %s: the starting schedule does not run: %s %s", alg, bestRow.status, bestRow.verified)
+	switch {
+	case bestRow.r == nil:
+		return fmt.Errorf("tune %s: the starting schedule (%s) does not run: %s", alg, best.String(), bestRow.status)
+	case !good(bestRow):
+		return fmt.Errorf("tune %s: the starting schedule (%s) disagrees with the reference engine: %s", alg, best.String(),
+			strings.TrimPrefix(bestRow.verified, "DIFFERS: "))
 	}
 	baseRow := bestRow
 	for pass := 0; pass < 2; pass++ {
