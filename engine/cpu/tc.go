@@ -126,9 +126,9 @@ func runTC(ctx context.Context, r *Run) error {
 	if byRank && s.Intersect == engine.IntersectHash && s.LB == engine.LBVertex {
 		// Which vertex of a triangle finds it: the low one (probe N+(v) for each arc u->v) or
 		// the middle one (probe N+(u) after v), whichever probes less.
-		low, middle, in := tcMiddleCosts(r, h)
-		if middle < 0.7*low {
-			ia := tcBuildInArcs(h, in)
+		hd := tcCountHeads(r, h)
+		if low, middle := tcMiddleCosts(h, hd); middle < 0.7*low {
+			ia := tcBuildInArcs(r, h, hd)
 			r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
 				Note: fmt.Sprintf("each triangle found at its middle vertex: %.3g probes instead of %.3g", middle, low)})
 			total, scanned = tcCountMiddle(r, h, ia)
@@ -458,63 +458,76 @@ type tcInArcs struct {
 	src, pos []uint32
 }
 
-// tcMiddleCosts returns the probes of the two hash formulations over lists sorted by rank:
-// by the low vertex, sum of in(v)*out(v) (every arc x->v probes N+(v)); by the middle vertex,
-// sum of out(x)^2/2 (every arc x->v probes the part of N+(x) after v). Skewed graphs favour
-// the middle vertex several times over; uniform ones barely.
-func tcMiddleCosts(r *Run, h *tcAdj) (low, middle float64, in []int64) {
-	n := len(h.off) - 1
-	in = make([]int64, n+1)
-	// In-degrees, counted per worker block and summed: in[v+1] counts v's in-arcs.
-	parts := make([][]int32, r.Workers)
-	r.forRange(n, 4096, 1, func(w, lo, hi int) {
-		if parts[w] == nil {
-			parts[w] = make([]int32, n)
-		}
-		c := parts[w]
-		for _, v := range h.nb[h.off[lo]:h.off[hi]] {
-			c[v]++
-		}
-	})
-	cnt := make([]counters, r.Workers)
-	r.forRange(n, 4096, 1, func(w, lo, hi int) {
-		var a, b float64
-		for v := lo; v < hi; v++ {
-			var d int64
-			for _, c := range parts {
-				if c != nil {
-					d += int64(c[v])
-				}
-			}
-			in[v+1] = d
-			out := float64(h.off[v+1] - h.off[v])
-			a += float64(d) * out
-			b += out * out / 2
-		}
-		cnt[w].a += int64(a)
-		cnt[w].b += int64(b)
-	})
-	sum := sumCounters(cnt)
-	return float64(sum.a), float64(sum.b), in
+// tcHeads counts the in-arcs of every vertex of the oriented graph, per worker over blocks of
+// sources of about equal arcs, so that tcBuildInArcs can fill without atomics.
+type tcHeads struct {
+	bounds []int     // worker w owns sources [bounds[w], bounds[w+1])
+	counts [][]int64 // counts[w][v]: in-arcs of v from worker w's sources; later its cursor
 }
 
-// tcBuildInArcs groups the arcs by head. in[v+1] is v's in-degree (tcMiddleCosts); the fill
-// is serial, in source order, so every in-list comes out sorted by source.
-func tcBuildInArcs(h *tcAdj, in []int64) *tcInArcs {
-	n := len(h.off) - 1
-	for v := 0; v < n; v++ {
-		in[v+1] += in[v]
+func tcCountHeads(r *Run, h *tcAdj) *tcHeads {
+	n, m := len(h.off)-1, int64(len(h.nb))
+	hd := &tcHeads{bounds: make([]int, r.Workers+1), counts: make([][]int64, r.Workers)}
+	for w := 1; w <= r.Workers; w++ {
+		hd.bounds[w] = min(sortSearch64(h.off[1:], m*int64(w)/int64(r.Workers)-1)+1, n)
 	}
-	ia := &tcInArcs{off: in, src: make([]uint32, in[n]), pos: make([]uint32, in[n])}
-	cur := make([]int64, n)
-	copy(cur, in[:n])
-	for x := 0; x < n; x++ {
-		for i, v := range h.nb[h.off[x]:h.off[x+1]] {
-			p := cur[v]
-			cur[v] = p + 1
-			ia.src[p], ia.pos[p] = uint32(x), uint32(i)
+	hd.bounds[r.Workers] = n
+	parallel(r.Workers, func(w int) {
+		c := make([]int64, n)
+		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
+			for _, v := range h.nb[h.off[x]:h.off[x+1]] {
+				c[v]++
+			}
+		}
+		hd.counts[w] = c
+	})
+	return hd
+}
+
+// tcMiddleCosts returns the probes of the two hash formulations over lists sorted by rank:
+// by the low vertex, sum of in(v)*out(v) (every arc u->v probes N+(v)); by the middle vertex,
+// sum of out(u)^2/2 (every arc u->v probes the part of N+(u) after v). Skewed graphs favour
+// the middle vertex several times over; uniform ones barely.
+func tcMiddleCosts(h *tcAdj, hd *tcHeads) (low, middle float64) {
+	for v := 0; v < len(h.off)-1; v++ {
+		var in int64
+		for _, c := range hd.counts {
+			in += c[v]
+		}
+		out := float64(h.off[v+1] - h.off[v])
+		low += float64(in) * out
+		middle += out * out / 2
+	}
+	return low, middle
+}
+
+// tcBuildInArcs groups the arcs by head: a prefix sum over vertices, then workers in order,
+// gives every worker a cursor in every in-list, and each worker scatters its own sources'
+// arcs there. In-lists come out sorted by source.
+func tcBuildInArcs(r *Run, h *tcAdj, hd *tcHeads) *tcInArcs {
+	n := len(h.off) - 1
+	off := make([]int64, n+1)
+	var sum int64
+	for v := 0; v < n; v++ {
+		off[v] = sum
+		for _, c := range hd.counts {
+			k := c[v]
+			c[v] = sum
+			sum += k
 		}
 	}
+	off[n] = sum
+	ia := &tcInArcs{off: off, src: make([]uint32, sum), pos: make([]uint32, sum)}
+	parallel(r.Workers, func(w int) {
+		cur := hd.counts[w]
+		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
+			for i, v := range h.nb[h.off[x]:h.off[x+1]] {
+				p := cur[v]
+				cur[v] = p + 1
+				ia.src[p], ia.pos[p] = uint32(x), uint32(i)
+			}
+		}
+	})
 	return ia
 }
 

@@ -257,3 +257,22 @@ func TestTCMiddleVertex(t *testing.T) {
 		}
 	}
 }
+
+// TestMoreEmptyGraph runs tc, mis and mst on a graph without vertices, and bc, which refuses it.
+func TestMoreEmptyGraph(t *testing.T) {
+	g := &graph.CSR{Offsets: []int64{0}}
+	for _, a := range []engine.Algorithm{engine.TC, engine.MIS, engine.MST, engine.BC} {
+		for _, eng := range []string{"ref", "cpu"} {
+			res, err := moreRun(t, eng, g, a, engine.DefaultParams(), "")
+			if a == engine.BC {
+				if err == nil {
+					t.Errorf("%s %s: want a refusal of the empty graph", eng, a)
+				}
+				continue
+			}
+			if err != nil || res.Triangles != 0 || res.Summary.SetSize != 0 || res.Summary.ForestEdges != 0 {
+				t.Errorf("%s %s: got %+v, %v", eng, a, res, err)
+			}
+		}
+	}
+}
