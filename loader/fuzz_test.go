@@ -92,7 +92,7 @@ func FuzzGWG(f *testing.F) {
 	if err := WriteGWG(path, g); err != nil {
 		f.Fatal(err)
 	}
-	data, _ := readFile(path)
+	data, _ := os.ReadFile(path)
 	buf.Write(data)
 	f.Add(buf.Bytes())
 	f.Add([]byte("GWGRAPH\x00"))
@@ -117,5 +117,3 @@ func FuzzGzip(f *testing.F) {
 		fuzzLoad(t, "f.txt.gz", data, DefaultOptions())
 	})
 }
-
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

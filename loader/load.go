@@ -172,7 +172,6 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 	var maxID uint32
 	minID := uint32(maxVertices)
 	realW := false
-	lastLine := int64(1)
 	for _, in := range infos {
 		entries += in.entries
 		vlines += in.vertices
@@ -181,7 +180,6 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 			minID = min(minID, in.minID)
 		}
 		realW = realW || in.realW
-		lastLine = max(lastLine, in.lastLine)
 	}
 	if p.format == "metis" && vlines < p.n {
 		return nil, lineErr(name, p.sizeLine, "the header says %d vertices, but the file has %d vertex lines", p.n, vlines)

@@ -194,7 +194,6 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 	info.entries = int64(len(s.dst))
 	info.maxID = maxID
 	info.minID = minID
-	info.lastLine = line
 	return s.block(f.keepW && f.weighted), info, nil
 }
 

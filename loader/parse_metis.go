@@ -206,6 +206,5 @@ func (f *metisFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error)
 	}
 	info.entries = int64(len(s.dst))
 	info.vertices = v - c.vbase
-	info.lastLine = line
 	return s.block(f.keepW), info, nil
 }

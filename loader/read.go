@@ -178,13 +178,11 @@ type chunkParser func(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error)
 
 // chunkInfo is what a chunk's parse learnt besides its edges.
 type chunkInfo struct {
-	entries   int64  // data lines (edges, arcs or matrix entries) read
-	maxID     uint32 // largest vertex id seen (0-based)
-	minID     uint32 // smallest vertex id seen (line formats only)
-	realW     bool   // real-valued weights were rounded
-	vertices  int64  // METIS: vertex lines read
-	lastLine  int64  // number of the chunk's last line
-	hasTokens bool
+	entries  int64  // data lines (edges, arcs or matrix entries) read
+	maxID    uint32 // largest vertex id seen (0-based)
+	minID    uint32 // smallest vertex id seen (line formats only)
+	realW    bool   // real-valued weights were rounded
+	vertices int64  // METIS: vertex lines read
 }
 
 // parseChunks parses the input's body on all cores: one goroutine reads chunks (first, then
