@@ -60,6 +60,11 @@ type tcArgs struct {
 var _ [112 - unsafe.Sizeof(tcArgs{})]byte // sizeof(TcArgs), static_asserted in tc.cu
 var _ [unsafe.Sizeof(tcArgs{}) - 112]byte
 
+// launchStruct launches kernel name with the argument struct *a (run.launchStruct, typed).
+func launchStruct[T any](r *run, name string, grid int, a *T) error {
+	return r.launchStruct(name, grid, unsafe.Pointer(a))
+}
+
 // launchStruct is run.launch for the kernels whose parameter is their own argument struct
 // (tc, bc, mis, mst): kernel name with grid blocks of 256 threads, timed with events.
 func (r *run) launchStruct(name string, grid int, args unsafe.Pointer) error {
