@@ -5,9 +5,6 @@ package gpu
 import (
 	"fmt"
 	"math"
-	"unsafe"
-
-	"gorgonia.org/cu"
 
 	"github.com/gworkbench/gworkbench/engine"
 )
@@ -43,13 +40,9 @@ func pr(r *run) error {
 	if err != nil {
 		return err
 	}
-	errBuf, err := r.buf("err", 8, false)
-	if err != nil {
-		return err
-	}
 	base := (1 - p.Damping) / float64(n)
 	a := r.args(&r.dg.out)
-	a.rank, a.rankNext, a.contrib, a.damping, a.base, a.err = rank.addr(), next.addr(), contrib.addr(), p.Damping, base, errBuf.addr()
+	a.rank, a.rankNext, a.contrib, a.damping, a.base, a.err = rank.addr(), next.addr(), contrib.addr(), p.Damping, base, r.ctl.addr()+cErr*8
 	data := s.Driven == engine.Data
 	var resid buffer
 	if data {
@@ -99,19 +92,13 @@ func pr(r *run) error {
 	return nil
 }
 
-// readErr reads the L1 change accumulated by the last sweep.
-func (r *run) readErr(b buffer) (float64, error) {
-	var e float64
-	if err := check("cuMemcpyDtoH (error)", cu.MemcpyDtoH(unsafe.Pointer(&e), b.ptr, 8)); err != nil {
-		return 0, err
-	}
-	return e, nil
-}
+// sweepErr is the L1 change (or residual taken) the last sweep accumulated into the counter
+// block, read back with the other counters.
+func (r *run) sweepErr() float64 { return math.Float64frombits(r.hctl[cErr]) }
 
 func prTopo(r *run, a kargs) error {
 	s := r.s
 	p := r.req.Params
-	errBuf := buffer{ptr: cu.DevicePtr(a.err), bytes: 8}
 	csr := &r.dg.out
 	var err error
 	if s.Direction == engine.Pull {
@@ -127,9 +114,6 @@ func prTopo(r *run, a kargs) error {
 	lb := lbSuffix[s.LB]
 	for iter := 0; iter < p.MaxIter; iter++ {
 		if err := r.begin(); err != nil {
-			return err
-		}
-		if err := memset8(errBuf, 0, 8); err != nil {
 			return err
 		}
 		sa := a
@@ -165,10 +149,7 @@ func prTopo(r *run, a kargs) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		change, err := r.readErr(errBuf)
-		if err != nil {
-			return err
-		}
+		change := r.sweepErr()
 		scanned := int64(r.hctl[cEdges])
 		if scanned == 0 {
 			scanned = r.m
@@ -198,7 +179,6 @@ func lbGrid(lb engine.LoadBalance, rows, edges int64) int {
 
 func prData(r *run, a kargs) error {
 	p := r.req.Params
-	errBuf := buffer{ptr: cu.DevicePtr(a.err), bytes: 8}
 	cur, next := newFrontiers(kQueue)
 	cur.kind, cur.count, cur.edges = kAll, int64(r.n), r.m
 	saved := r.s
@@ -207,9 +187,6 @@ func prData(r *run, a kargs) error {
 	defer func() { r.s = saved }()
 	for iter := 0; iter < p.MaxIter*int(max(1, math.Log2(float64(r.n)))); iter++ {
 		if err := r.begin(); err != nil {
-			return err
-		}
-		if err := memset8(errBuf, 0, 8); err != nil {
 			return err
 		}
 		/// 1. Take: the frontier's residuals move into their ranks.
@@ -236,10 +213,7 @@ func prData(r *run, a kargs) error {
 		if err := r.finishStep(next, nil); err != nil {
 			return err
 		}
-		taken, err := r.readErr(errBuf)
-		if err != nil {
-			return err
-		}
+		taken := r.sweepErr()
 		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Data, InVertices: cur.count, InEdges: cur.edges,
 			OutVertices: next.count, EdgesScanned: int64(r.hctl[cEdges]), Note: fmt.Sprintf("residual taken %.3g", taken)}); err != nil {
 			return err

@@ -22,7 +22,7 @@ const (
 	uRMW, uRW                         = 0, 1
 
 	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-	cTime, cBound, cFarSel, cStop, nCounters                                                  = 10, 11, 12, 13, 16
+	cTime, cBound, cFarSel, cStop, cErr, nCounters                                                  = 10, 11, 12, 13, 14, 16
 
 	block    = 256
 	maxGrid  = 1 << 22
