@@ -52,7 +52,6 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 		lim = f.limit
 	}
 	base := f.base
-	fast := !f.weighted || f.keepW
 	pre := 0 // bytes of prefix ("a ") before the first field
 	if f.prefix != 0 {
 		pre = 2
@@ -61,7 +60,7 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 		// Fast path: "U V\n" or "U V W\n" (after the prefix) with single separators and plain
 		// integers. Anything else (and every error) goes to the general path below, from the
 		// line start.
-		if fast && i+pre < n && data[i+pre]-'0' <= 9 && (pre == 0 || data[i] == f.prefix && data[i+1] == ' ') {
+		if i+pre < n && data[i+pre]-'0' <= 9 && (pre == 0 || data[i] == f.prefix && data[i+1] == ' ') {
 			j := i + pre
 			i0 := j
 			var u, v, w uint64
@@ -104,7 +103,7 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 			u, v = u-base, v-base
 			s.src = append(s.src, uint32(u))
 			s.dst = append(s.dst, uint32(v))
-			if f.weighted {
+			if f.keepW {
 				s.w = append(s.w, int32(w))
 			}
 			maxID = max(maxID, uint32(u), uint32(v))
