@@ -56,6 +56,33 @@ func (b *edgeBlock) batches(fn func(t *edgeBlock)) {
 	}
 }
 
+// each calls fn with the block's edges as plain or run-length blocks (a packed block is
+// unpacked batchSize edges at a time).
+func (b *edgeBlock) each(fn func(t *edgeBlock)) {
+	if b.packed != nil {
+		b.batches(fn)
+		return
+	}
+	fn(b)
+}
+
+// forEach calls fn for every edge of a plain or run-length block (see each), in order.
+func (b *edgeBlock) forEach(fn func(i int, u, v uint32)) {
+	if b.src != nil {
+		for i, v := range b.dst {
+			fn(i, b.src[i], v)
+		}
+		return
+	}
+	i := 0
+	for _, r := range b.runs {
+		for _, v := range b.dst[i : i+int(r.n)] {
+			fn(i, r.v, v)
+			i++
+		}
+	}
+}
+
 // scratch is a parse worker's reusable buffers.
 type scratch struct {
 	src, dst []uint32

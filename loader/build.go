@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -48,6 +49,10 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	var total int64
 	for _, b := range blocks {
 		total += int64(b.len())
+	}
+
+	if w > ownerMax {
+		return buildShared(ctx, blocks, sp, off, total)
 	}
 
 	// 1. Count degrees.
@@ -111,20 +116,101 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 		}
 	})
 	clear(blocks)
+	return squish(ctx, sp, off, nb, wt, st)
+}
+
+// squish turns the scatter's cursors back into offsets, then sorts and squishes (step 5).
+func squish(ctx context.Context, sp buildSpec, off []int64, nb []uint32, wt []int32, st buildStats) (*graph.CSR, buildStats, error) {
+	n := len(off) - 1
 	copy(off[1:], off[:n])
 	off[0] = 0
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
-
-	// 5. Sort and squish.
-	sp.prog.phase("sort", arcs)
-	nb, wt, st.dupArcs = sortSquish(ctx, off, nb, wt, !sp.keepDups, w, sp.prog)
+	sp.prog.phase("sort", int64(len(nb)))
+	nb, wt, st.dupArcs = sortSquish(ctx, off, nb, wt, !sp.keepDups, workers(), sp.prog)
 	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: !sp.symmetrize}
 	if err := ctx.Err(); err != nil {
 		return nil, st, err
 	}
 	return g, st, nil
+}
+
+// ownerMax is the most goroutines that split the vertices among themselves, each reading
+// every edge. With more cores than that, reading all edges once per core would cost more
+// than it saves, and the builder shares the arrays with atomic increments instead
+// (buildShared). Tests lower it.
+var ownerMax = 8
+
+// buildShared is steps 1 to 4 of buildCSR with every goroutine taking whole blocks and
+// updating counts and cursors atomically. Lists come out in a scheduling-dependent order;
+// the sort makes the result the same as buildCSR's.
+func buildShared(ctx context.Context, blocks []*edgeBlock, sp buildSpec, off []int64, total int64) (*graph.CSR, buildStats, error) {
+	var st buildStats
+	w := workers()
+	sp.prog.phase("count", total)
+	var loops atomic.Int64
+	parallelFor(len(blocks), w, func(bi int) {
+		if ctx.Err() != nil {
+			return
+		}
+		b := blocks[bi]
+		var l int64
+		b.each(func(t *edgeBlock) {
+			t.forEach(func(_ int, u, v uint32) {
+				if u == v && !sp.keepLoops {
+					l++
+					return
+				}
+				atomic.AddInt64(&off[u], 1)
+				if sp.symmetrize && u != v {
+					atomic.AddInt64(&off[v], 1)
+				}
+			})
+		})
+		loops.Add(l)
+		sp.prog.add(int64(b.len()))
+	})
+	st.loops = loops.Load()
+	st.arcsIn = total - st.loops
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
+	arcs := prefixSum(off, w)
+	nb := make([]uint32, arcs)
+	var wt []int32
+	if sp.weighted {
+		wt = make([]int32, arcs)
+	}
+	sp.prog.phase("scatter", total)
+	parallelFor(len(blocks), w, func(bi int) {
+		if ctx.Err() != nil {
+			return
+		}
+		b := blocks[bi]
+		b.each(func(t *edgeBlock) {
+			t.forEach(func(i int, u, v uint32) {
+				if u == v && !sp.keepLoops {
+					return
+				}
+				p := atomic.AddInt64(&off[u], 1) - 1
+				nb[p] = v
+				if wt != nil {
+					wt[p] = t.w[i]
+				}
+				if sp.symmetrize && u != v {
+					q := atomic.AddInt64(&off[v], 1) - 1
+					nb[q] = u
+					if wt != nil {
+						wt[q] = t.w[i]
+					}
+				}
+			})
+		})
+		blocks[bi] = nil
+		sp.prog.add(int64(b.len()))
+	})
+	return squish(ctx, sp, off, nb, wt, st)
 }
 
 // countBlock adds to deg the out-degrees, within [lo, lo+span), of the block's edges and

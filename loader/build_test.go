@@ -67,8 +67,15 @@ func naiveBuild(n int, edges []Edge, sym, keepLoops, keepDups, weighted bool) (o
 // TestBuildMatchesNaive checks the parallel builder (direct and binned scatter, per-edge and
 // run-length sources, radix and comparison sorts) against naiveBuild for every option.
 func TestBuildMatchesNaive(t *testing.T) {
-	defer func(b uint32) { binMinVertices = b }(binMinVertices)
+	defer func(b uint32, o int) { binMinVertices, ownerMax = b, o }(binMinVertices, ownerMax)
 	binMinVertices = 1024
+	for _, om := range []int{8, 0} { // owned ranges, then shared arrays with atomics
+		ownerMax = om
+		buildMatchesNaive(t)
+	}
+}
+
+func buildMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{50, 20000} {
 		m := 4 * n
@@ -110,7 +117,7 @@ func TestBuildMatchesNaive(t *testing.T) {
 					}
 					off, nb, wt := naiveBuild(n, edges, sym, keep[0], keep[1], weighted)
 					if !slices.Equal(g.Offsets, off) || !slices.Equal(g.Neighbors, nb) || !slices.Equal(g.Weights, wt) {
-						t.Errorf("n=%d sym=%v weighted=%v keepLoops=%v keepDups=%v: differs from the naive build", n, sym, weighted, keep[0], keep[1])
+						t.Errorf("ownerMax=%d n=%d sym=%v weighted=%v keepLoops=%v keepDups=%v: differs from the naive build", ownerMax, n, sym, weighted, keep[0], keep[1])
 					}
 				}
 			}
