@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"gorgonia.org/cu"
+
 	"github.com/gworkbench/gworkbench/engine"
 )
 
@@ -55,6 +57,7 @@ func pr(r *run) error {
 	if err := r.launch("pr_init", blocks(n, block), &a); err != nil {
 		return err
 	}
+	r.prRank = rank
 	if data {
 		err = prData(r, a)
 	} else {
@@ -65,7 +68,7 @@ func pr(r *run) error {
 	}
 	r.collect = func() error {
 		f := make([]float32, r.n)
-		if err := download(f, rank); err != nil {
+		if err := download(f, r.prRank); err != nil {
 			return err
 		}
 		if data {
@@ -112,6 +115,22 @@ func prTopo(r *run, a kargs) error {
 		a.update = 0
 	}
 	lb := lbSuffix[s.LB]
+	// Jacobi pull sweeps write the next ranks and contributions into a second pair of buffers,
+	// swapped after each sweep (no copy-back pass).
+	pingpong := s.Direction == engine.Pull && s.Sync == engine.SyncDB && s.LB != engine.LBEdge && s.LB != engine.LBCOO && s.LB != engine.LBNP
+	bufs := [2][2]uint64{{a.rank, a.contrib}}
+	var rank2 buffer
+	if pingpong {
+		var err error
+		if rank2, err = r.values("rank2"); err != nil {
+			return err
+		}
+		contrib2, err := r.values("contrib2")
+		if err != nil {
+			return err
+		}
+		bufs[1] = [2]uint64{rank2.addr(), contrib2.addr()}
+	}
 	for iter := 0; iter < p.MaxIter; iter++ {
 		if err := r.begin(); err != nil {
 			return err
@@ -123,6 +142,15 @@ func prTopo(r *run, a kargs) error {
 				return err
 			}
 			sa.row = csr.row.addr()
+		}
+		if pingpong {
+			cur, nxt := bufs[iter%2], bufs[(iter+1)%2]
+			sa.rank, sa.contrib, sa.rankOut, sa.contribOut = cur[0], cur[1], nxt[0], nxt[1]
+			if (iter+1)%2 == 1 {
+				r.prRank = rank2
+			} else {
+				r.prRank = buffer{ptr: cu.DevicePtr(bufs[0][0]), bytes: int64(r.n) * 4}
+			}
 		}
 		grid := lbGrid(s.LB, int64(r.n), csr.m)
 		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP
@@ -141,7 +169,7 @@ func prTopo(r *run, a kargs) error {
 			if err := r.launch("pr_apply", blocks(int64(r.n), block), &sa); err != nil {
 				return err
 			}
-		case s.Sync == engine.SyncDB:
+		case s.Sync == engine.SyncDB && !pingpong:
 			if err := r.launch("pr_swap", blocks(int64(r.n), block), &sa); err != nil {
 				return err
 			}

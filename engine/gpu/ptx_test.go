@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestPTXCurrent fails when a kernel source is newer than its PTX, or, where nvcc is on the
-// PATH, when the committed PTX differs from a fresh compile (run `make ptx`).
+// TestPTXCurrent fails when a kernel source is newer than its PTX, or, where nvcc 11.8 is on
+// the PATH, when the committed PTX differs from a fresh compile (run `make ptx`).
 func TestPTXCurrent(t *testing.T) {
 	cus, _ := filepath.Glob("kernels/*.cu")
 	if len(cus) == 0 {
@@ -18,6 +18,14 @@ func TestPTXCurrent(t *testing.T) {
 	}
 	hdrs, _ := filepath.Glob("kernels/*.cuh")
 	nvcc, _ := exec.LookPath("nvcc")
+	if nvcc != "" {
+		// The committed PTX comes from Debian's nvcc 11.8 (make cuda-toolkit); another
+		// release writes different PTX for the same source, so only 11.8 is compared.
+		if out, err := exec.Command(nvcc, "--version").Output(); err != nil || !bytes.Contains(out, []byte("release 11.8")) {
+			t.Logf("nvcc is not release 11.8: comparing modification times only")
+			nvcc = ""
+		}
+	}
 	for _, cu := range cus {
 		ptx := strings.TrimSuffix(cu, ".cu") + ".ptx"
 		pst, err := os.Stat(ptx)

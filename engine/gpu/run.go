@@ -22,7 +22,7 @@ const (
 	uRMW, uRW                         = 0, 1
 
 	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-	cTime, cBound, cFarSel, cStop, cErr, nCounters                                                  = 10, 11, 12, 13, 14, 16
+	cTime, cBound, cFarSel, cStop, cErr, nCounters                                            = 10, 11, 12, 13, 14, 16
 
 	block    = 256
 	maxGrid  = 1 << 22
@@ -37,39 +37,40 @@ const (
 
 // kargs mirrors struct Args in kernels/common.cuh field for field (all 8 bytes).
 type kargs struct {
-	off, nbr, wt, row  uint64
-	n, m               int64
-	outOff             uint64
-	val, valIn         uint64
-	rank, rankNext     uint64
-	contrib, resid     uint64
-	inKind             int64
-	inQ, inLen         uint64
-	inBits, inBools    uint64
-	inScan             uint64
-	memKind            int64
-	memBits, memBools  uint64
-	outKind            int64
-	outQ, outLen       uint64
-	outCap             int64
-	outBits, outBools  uint64
-	spill              uint64
-	farQ, farLen       uint64
-	farCap             int64
-	dedup, agg, update int64
-	stamp, cull        uint64
-	tag, iter, bound   int64
-	damping, base, eps float64
-	ctr, err           uint64
-	iters              int64
-	lens, trace        uint64
-	far2, farLen2      uint64
-	delta              int64
-	rpb                int64
+	off, nbr, wt, row   uint64
+	n, m                int64
+	outOff              uint64
+	val, valIn          uint64
+	rank, rankNext      uint64
+	contrib, resid      uint64
+	inKind              int64
+	inQ, inLen          uint64
+	inBits, inBools     uint64
+	inScan              uint64
+	memKind             int64
+	memBits, memBools   uint64
+	outKind             int64
+	outQ, outLen        uint64
+	outCap              int64
+	outBits, outBools   uint64
+	spill               uint64
+	farQ, farLen        uint64
+	farCap              int64
+	dedup, agg, update  int64
+	stamp, cull         uint64
+	tag, iter, bound    int64
+	damping, base, eps  float64
+	ctr, err            uint64
+	iters               int64
+	lens, trace         uint64
+	far2, farLen2       uint64
+	delta               int64
+	rpb                 int64
+	rankOut, contribOut uint64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 416
+const kargsSize = 432
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
@@ -156,6 +157,7 @@ type run struct {
 	iterT   time.Time
 	tag     uint32
 	note    string // added to the next iteration record's note
+	prRank  buffer // PageRank: the buffer holding the latest ranks
 	collect func() error
 }
 

@@ -89,9 +89,12 @@ struct Args {
     u32* far_len2;
     i64 delta;
     i64 rpb;  // lb=twc: rows per block (0: BLOCK); fewer for frontiers of rich rows
+    // PageRank Jacobi sweeps write the next ranks and contributions here (ping-pong buffers).
+    float* rank_out;
+    float* contrib_out;
 };
 
-static_assert(sizeof(Args) == 416, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 432, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];

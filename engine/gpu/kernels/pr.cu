@@ -4,7 +4,7 @@
 // Compiled by `make ptx`: nvcc -ptx -arch=compute_70 -O3 -std=c++14 -o pr.ptx pr.cu
 //
 // Topology-driven pull (Gunrock, GAPBS): every vertex sums contrib[u] = rank[u]/deg(u) over its
-// in-edges; sync=sync (Jacobi) writes rank_next, sync=async (Gauss-Seidel) updates rank and
+// in-edges; sync=sync (Jacobi) writes rank_out and contrib_out (ping-pong), sync=async (Gauss-Seidel) updates rank and
 // contrib in place. Topology-driven push atomically adds contributions into rank_next, then
 // pr_apply. Data-driven push (residual PageRank, PageRank-Delta): pr_take moves a frontier
 // vertex's residual into its rank, then pr_push_<lb> adds d*r/deg to each out-neighbour's
@@ -25,12 +25,13 @@ __device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, double*
     float nr = (float)(a.base + a.damping * sum);
     float old = a.rank[v];
     *err += fabs((double)nr - (double)old);
+    float d = out_deg(a, v);
     if (a.update == 1) {  // update=1 here means Gauss-Seidel (sync=async): in place
         a.rank[v] = nr;
-        float d = out_deg(a, v);
         a.contrib[v] = d > 0 ? nr / d : 0.f;
-    } else {
-        a.rank_next[v] = nr;
+    } else {  // Jacobi: into the other buffers, swapped by the host
+        a.rank_out[v] = nr;
+        a.contrib_out[v] = d > 0 ? nr / d : 0.f;
     }
 }
 
