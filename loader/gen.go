@@ -14,8 +14,7 @@ import (
 // stream, so generated graphs depend on the seed only, not on the number of goroutines.
 const genBlock = 1 << 20
 
-// generator is one graph kind's recipe: it reads its parameters and returns the blocks of
-// edges plus how to build them.
+// generated is what a generator made: blocks of edges and how to build them.
 type generated struct {
 	blocks      []*edgeBlock
 	n           int
@@ -54,7 +53,10 @@ func Generate(ctx context.Context, kind string, kv map[string]string, progress i
 		return nil, fmt.Errorf("loader: unknown generator %q%s; generators: %s", kind, didYouMean(kind, GeneratorKinds()), strings.Join(GeneratorKinds(), ", "))
 	}
 	seed := p.int("seed", 1, -1<<62, 1<<62)
-	ws, werr := parseWeights(p.str("weights", "keep"))
+	ws, err := parseWeights(p.str("weights", "keep"))
+	if err != nil {
+		return nil, err
+	}
 	prog := newProgress(progress, "gen "+kind)
 	defer prog.finish()
 	prog.phase("generate", 0)
@@ -62,9 +64,6 @@ func Generate(ctx context.Context, kind string, kv map[string]string, progress i
 	gd, err := gen(ctx, p, seed)
 	if err != nil {
 		return nil, err
-	}
-	if werr != nil {
-		return nil, werr
 	}
 	g, st, err := buildCSR(ctx, gd.blocks, buildSpec{
 		n: gd.n, symmetrize: gd.symmetrize, weighted: gd.weighted && ws.mode == "keep", prog: prog,
