@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 		{"snap id too big", "a.txt", []byte("0 1\n1 99999999999\n"), nil, "a.txt:2: vertex id 99999999999 is out of range (at most 4294967294)"},
 		{"snap id 2^32-1", "a.txt", []byte("0 4294967295\n"), nil, "a.txt:1: vertex id 4294967295 is out of range (at most 4294967294)"},
 		{"snap id 30 digits", "a.txt", []byte("0 1\n1 123456789012345678901234567890\n"), nil, "a.txt:2: vertex id 123456789012345678901234 is out of range"},
-		{"snap four fields", "a.txt", []byte("0 1 2 3\n"), nil, `a.txt:1: expected an edge "U V" or "U V W", found 4 fields`},
+		{"el four fields", "a.el", []byte("0 1 2 3\n"), nil, `a.el:1: expected an edge "U V" or "U V W", found 4 fields`},
 		{"snap one field", "a.txt", []byte("0\n"), nil, `a.txt:1: expected an edge "U V" (or "U V W"), found 1 field`},
 		{"snap later missing weight", "a.txt", []byte("0 1 5\n1 2\n"), nil, `a.txt:2: missing weight: expected "U V W", found 2 fields`},
 		{"snap later extra field", "a.txt", []byte("0 1\n1 2 3\n"), nil, `a.txt:2: expected the end of the line after "U V", found "3"`},

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -110,6 +111,7 @@ func (o *options) lineFormat(file string, p *plan, lf lineFormat) *lineFormat {
 
 func planEdgeList(format, file string, h *headerReader, o *options) (*plan, error) {
 	p := &plan{format: format, n: -1, entries: -1, directed: true, base: 0}
+	extra := false
 	p.why = "edge list default"
 	if format == "el" || format == "wel" {
 		p.why = "GAPBS ." + format + " default"
@@ -136,21 +138,26 @@ func planEdgeList(format, file string, h *headerReader, o *options) (*plan, erro
 		switch {
 		case nf < 2:
 			return nil, lineErr(file, num, "expected an edge \"U V\" (or \"U V W\"), found %d field", nf)
-		case nf > 3:
+		case nf > 3 && format != "snap":
 			return nil, lineErr(file, num, "expected an edge \"U V\" or \"U V W\", found %d fields", nf)
 		case format == "el" && nf == 3:
 			return nil, lineErr(file, num, "expected 2 fields \"U V\" in a .el file, found 3 (a weighted edge list is .wel, or say format=wel)")
 		case format == "wel" && nf == 2:
 			return nil, lineErr(file, num, "missing weight: expected \"U V W\" in a .wel file, found 2 fields")
 		}
-		p.weighted = nf == 3
+		p.weighted = nf >= 3
+		if nf > 3 {
+			// KONECT and temporal SNAP files add columns (a timestamp, ...): U V W, rest ignored.
+			extra = true
+			p.note = joinNote(p.note, fmt.Sprintf("line %d has %d columns: the third is read as the weight, columns 4..%d are ignored", num, nf, nf))
+		}
 		break
 	}
 	shape := "U V"
 	if p.weighted {
 		shape = "U V W"
 	}
-	lf := o.lineFormat(file, p, lineFormat{comments: "#%", comma: true, realW: true, shape: shape})
+	lf := o.lineFormat(file, p, lineFormat{comments: "#%", comma: true, realW: true, shape: shape, extra: extra})
 	p.parse = lf.parse
 	return p, nil
 }

@@ -130,6 +130,11 @@ func TestOptions(t *testing.T) {
 		{"spaced commas", "a.csv", "0 , 1\n1,\t2\n", def, "0:1 1:2 2:", true, nil},
 		{"no final newline", "a.txt", "0 1\n1 2", def, "0:1 1:2 2:", true, nil},
 		{"snap third column weight", "a.txt", "0 1 4\n1 2 0\n", def, "0:1/4 1:2/0 2:", true, nil},
+		{"konect extra columns", "out.konect", "% sym positive\n1 2 4 1104537600\n2 3 1 1104537601 x\n3 1 2\n", opts(func(o *Options) { o.Base = 1 }), "0:1/4 1:2/1 2:0/2", true, func(t *testing.T, o graph.Origin) {
+			if !strings.Contains(o.Note, "line 2 has 4 columns: the third is read as the weight, columns 4..4 are ignored") {
+				t.Errorf("note %q", o.Note)
+			}
+		}},
 		{"el", "a.el", "0 1\n1 2\n", def, "0:1 1:2 2:", true, nil},
 		{"1-based edge list hint", "a.txt", "1 2\n2 3\n", def, "0: 1:2 2:3 3:", true, func(t *testing.T, o graph.Origin) {
 			if !strings.Contains(o.Note, "the smallest id is 1, so ids 0..0 have no edges (base=1 reads 1-based ids)") {

@@ -21,6 +21,7 @@ type lineFormat struct {
 	weighted bool   // a third field holds the weight
 	keepW    bool   // parse and keep the weight (else the field is skipped)
 	realW    bool   // weights may be real numbers (rounded)
+	extra    bool   // fields after the weight are allowed and ignored
 	base     uint64 // id base: ids in the file are base.. and become 0..
 	limit    uint64 // ids (0-based) must be below limit; 0: no header bound
 	shape    string // the expected line, for messages: "U V", "a U V W", ...
@@ -173,6 +174,11 @@ func (f *lineFormat) parse(c *chunk, s *scratch) (*edgeBlock, chunkInfo, error) 
 				s.w = append(s.w, w)
 			} else {
 				for i < n && !f.isSep(data[i]) && data[i] != '\n' && data[i] != '\r' {
+					i++
+				}
+			}
+			if f.extra {
+				for i < n && data[i] != '\n' {
 					i++
 				}
 			}
