@@ -378,7 +378,9 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	if !s.text() {
 		return s.writeJSONLine(comparisonToJSON(c))
 	}
-	s.printf("%s\n", s.paint(ansiBold, c.name+": "+c.title))
+	for _, l := range wrapWords(c.name+": "+c.title, s.opts.Width) {
+		s.printf("%s\n", s.paint(ansiBold, l))
+	}
 	headers := append(append([]string{"#"}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
 	base := -1
 	for i, row := range c.rows {
@@ -428,14 +430,14 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 			if label == "" { // nothing varies: name the row
 				label = fmt.Sprintf("%s.%d", c.name, n.rows[0]+1)
 			}
-			s.printf("  %s: %s\n", label, n.text)
+			s.printNote(label + ": " + n.text)
 			continue
 		}
 		var ids []string
 		for _, r := range n.rows {
 			ids = append(ids, fmt.Sprintf("%s.%d", c.name, r+1))
 		}
-		s.printf("  %s: %s\n", strings.Join(ids, ", "), n.text)
+		s.printNote(strings.Join(ids, ", ") + ": " + n.text)
 	}
 	if swept != "" {
 		var xs []string
@@ -451,6 +453,13 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		}
 	}
 	return nil
+}
+
+// printNote prints an indented note, wrapped at spaces to the terminal's width.
+func (s *Session) printNote(text string) {
+	for _, l := range wrapWords(text, s.opts.Width-2) {
+		s.printf("  %s\n", l)
+	}
 }
 
 // expandRange turns a:b:step (inclusive) or v1,v2,... into values.

@@ -421,3 +421,18 @@ func mustSchedule(t *testing.T, row *compareRow) engine.Schedule {
 	}
 	return sc
 }
+
+// On a narrow terminal a compare's title and notes wrap at spaces; no line is wider.
+func TestCompareFitsNarrowTerminal(t *testing.T) {
+	var out strings.Builder
+	s := New(Options{Out: &out, Width: 50})
+	g, _ := loader.FromEdges(3, []loader.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, false)
+	s.AddGraph("p", g, "")
+	s.Exec(context.Background(), "compare bfs driven=topology,data dedup=atomic lb=thread,warp src=0")
+	for _, l := range strings.Split(out.String(), "\n") {
+		if w := len([]rune(l)); w > 50 {
+			t.Errorf("line of %d columns: %q", w, l)
+		}
+	}
+	mustContain(t, "compare", out.String(), "  cmp1.1, cmp1.2: invalid: ")
+}
