@@ -7,8 +7,8 @@
 //	mtx     Matrix Market coordinate (pattern, integer, real; general, symmetric,
 //	        skew-symmetric), 1-based; symmetric matrices are undirected
 //	snap    SNAP-style edge list (.txt .tsv .csv .edges ...): "U V" or "U V W" separated by
-//	        spaces, tabs or commas, '#' and '%' comments, CRLF, an optional header line;
-//	        0-based, directed
+//	        spaces, tabs or commas, '#' and '%' comments, CRLF, an optional header line,
+//	        columns after the weight ignored (KONECT, temporal SNAP); 0-based, directed
 //	el wel  GAPBS edge lists, unweighted and weighted; 0-based, directed
 //	dimacs  DIMACS shortest paths .gr ("p sp N M", "a U V W"); 1-based, directed
 //	pace    PACE .gr ("p tw N M", "U V"); 1-based, undirected
