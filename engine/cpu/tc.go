@@ -49,8 +49,8 @@ func init() {
 		engine.Subspace{},
 		engine.Subspace{axis("order", "degree", "id", "none"), axis("relabel", "off"),
 			axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
-		engine.Subspace{axis("order", "degree"), axis("relabel", "on", "auto"),
-			axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
+		engine.Subspace{axis("order", "degree"), axis("relabel", "on"),
+			axis("intersect", "merge", "hash"), axis("lb", "vertex", "edge")},
 	)
 }
 
