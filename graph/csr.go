@@ -88,7 +88,8 @@ func (g *CSR) Transpose() *CSR {
 }
 
 // buildTranspose counts in-degrees per worker over blocks of source vertices, prefix-sums them
-// into per-worker write cursors, and scatters. Because each worker owns a contiguous block of
+// into per-worker write cursors, and scatters (through bins on large graphs, see
+// scatterBinned). Because each worker owns a contiguous block of
 // sources and writes its arcs into its own cursor range of every destination, each destination's
 // list comes out sorted by source without a sort pass.
 func buildTranspose(g *CSR, workers int) *CSR {
@@ -143,6 +144,10 @@ func buildTranspose(g *CSR, workers int) *CSR {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			if n >= binMin {
+				scatterBinned(g, bounds[w], bounds[w+1], counts[w], nb, wt)
+				return
+			}
 			cur := counts[w]
 			for v := bounds[w]; v < bounds[w+1]; v++ {
 				for i := g.Offsets[v]; i < g.Offsets[v+1]; i++ {

@@ -83,6 +83,14 @@ func naiveTranspose(g *CSR) *CSR {
 }
 
 func TestTranspose(t *testing.T) {
+	defer func(b int) { binMin = b }(binMin)
+	for _, b := range []int{1 << 16, 1 << 10} { // direct and binned scatter
+		binMin = b
+		testTranspose(t)
+	}
+}
+
+func testTranspose(t *testing.T) {
 	cases := []struct {
 		name string
 		g    *CSR
@@ -91,8 +99,8 @@ func TestTranspose(t *testing.T) {
 		{"weighted", build(3, [][3]int{{0, 1, 5}, {1, 2, 6}, {2, 0, 7}, {0, 2, 8}}, true)},
 		{"no arcs", build(5, nil, true)},
 		{"random serial", randomDirected(1000, 5000, 1, true)},
-		{"random parallel", randomDirected(40000, 300000, 2, true)},
-		{"random parallel unweighted", randomDirected(50000, 200000, 3, false)},
+		{"random parallel", randomDirected(20000, 150000, 2, true)},
+		{"random parallel unweighted", randomDirected(30000, 100000, 3, false)},
 	}
 	for _, c := range cases {
 		got := c.g.Transpose()
