@@ -17,7 +17,7 @@ type Options struct {
 	Base       int       // -1 = the format's (or detected); 0 or 1
 	SelfLoops  string    // "drop" (default) or "keep"
 	Duplicates string    // "drop" (default) or "keep"
-	Weights    string    // "keep" (default), "drop", or "uniform:LO:HI"
+	Weights    string    // "keep" (default), "drop", or "uniform:LO:HI" ("uniform" alone: 1..255, as GAPBS)
 	Seed       int64     // seed for generated weights (default 1)
 	Cache      bool      // write a .gwg beside the source and reuse it while it is newer
 	Progress   io.Writer // where progress goes on a terminal; nil = quiet
