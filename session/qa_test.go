@@ -217,12 +217,14 @@ func TestOpenCountsAndKnobScope(t *testing.T) {
 
 // Ctrl-C during gen or load says what was cancelled, not "context canceled".
 func TestCancelGenAndLoad(t *testing.T) {
-	s, _ := newTest(t)
+	s, out := newTest(t)
+	do(t, s, out, "run bfs src=0 as b")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range []struct{ line, want string }{
 		{"gen big = kron scale=16", "gen big cancelled; the session is as it was"},
 		{"load t = testdata/tiny.el", "load t cancelled; the session is as it was"},
+		{"verify b", "verify b cancelled"},
 	} {
 		err := s.Exec(ctx, c.line)
 		if err == nil {

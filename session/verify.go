@@ -23,7 +23,7 @@ func cmdVerify(ec *execCtx) error {
 	}
 	verr := s.verify(ec.ctx, it.g, it.r)
 	if ec.ctx.Err() != nil {
-		return fmt.Errorf("verify %s: cancelled: %w", it.name, ec.ctx.Err())
+		return &wrapped{fmt.Sprintf("verify %s cancelled", it.name), ec.ctx.Err()}
 	}
 	s.mu.Lock()
 	if verr != nil {
