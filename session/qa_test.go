@@ -388,7 +388,7 @@ func TestTuneStaysInTheEngineSpace(t *testing.T) {
 		t.Fatal("no tune1")
 	}
 	for i, row := range c.rows {
-		if !inSpace("cpu", engine.BFS, mustSchedule(t, row), nil) {
+		if !inSpace("cpu", engine.BFS, mustSchedule(t, row), engine.Schedule{}, nil) {
 			t.Errorf("tune1.%d %s is outside the cpu engine's bfs space", i+1, row.values[0])
 		}
 		if strings.Contains(row.values[0], "lb=") || row.r == nil {
@@ -397,16 +397,24 @@ func TestTuneStaysInTheEngineSpace(t *testing.T) {
 	}
 	// A schedule the engine does not list is outside; auto fits anything.
 	var sc engine.Schedule
-	if !inSpace("cpu", engine.BFS, sc, nil) {
+	if !inSpace("cpu", engine.BFS, sc, sc, nil) {
 		t.Errorf("the all-auto schedule is outside")
 	}
 	sc.Set("direction", "pull")
 	sc.Set("frontier", "queue")
-	if inSpace("cpu", engine.BFS, sc, nil) {
+	if inSpace("cpu", engine.BFS, sc, engine.Schedule{}, nil) {
 		t.Errorf("bfs direction=pull frontier=queue is inside, though the cpu engine refuses it")
 	}
-	if !inSpace("cpu", engine.BFS, sc, map[string]bool{"frontier": true}) {
+	if !inSpace("cpu", engine.BFS, sc, engine.Schedule{}, map[string]bool{"frontier": true}) {
 		t.Errorf("a fixed knob is checked")
+	}
+	if !inSpace("cpu", engine.BFS, sc, sc, nil) {
+		t.Errorf("a knob left as the start has it is checked")
+	}
+	// A session default outside the space does not stop tune from trying the rest.
+	do(t, s, out, "set lb=warp; tune bfs repeat=1 src=0 as t2")
+	if c := s.comparisonNamed("t2"); c == nil || len(c.rows) < 5 {
+		t.Errorf("tune from lb=warp tried too little: %+v", c)
 	}
 }
 

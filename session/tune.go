@@ -118,7 +118,7 @@ func cmdTune(ec *execCtx) error {
 				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == best.Get(k.Name) {
 					continue
 				}
-				if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, fixed) {
+				if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, base.sched, fixed) {
 					continue
 				}
 				row, err := try(cand)
@@ -193,9 +193,11 @@ func cmdTune(ec *execCtx) error {
 // inSpace reports whether sched lies in the schedule space the engine says it runs for alg
 // (engine.Spacer), so that tune does not time values the engine ignores or refuses (lb on a
 // CPU BFS, say) and then recommend them. An auto knob fits any axis (the engine resolves it
-// within its space); numeric knobs, the engine knobs (workers, chunk, split) and the knobs in
-// ignore are not checked. An engine without a Spacer runs everything that validates.
-func inSpace(engineName string, alg engine.Algorithm, sched engine.Schedule, ignore map[string]bool) bool {
+// within its space); numeric knobs, the engine knobs (workers, chunk, split), the knobs in
+// ignore and those left as in start (the schedule tune starts from: the session's defaults and
+// the command's knobs, which are the user's to choose) are not checked. An engine without a
+// Spacer runs everything that validates.
+func inSpace(engineName string, alg engine.Algorithm, sched, start engine.Schedule, ignore map[string]bool) bool {
 	e, err := engine.Open(engineName)
 	if err != nil {
 		return true
@@ -211,7 +213,7 @@ func inSpace(engineName string, alg engine.Algorithm, sched engine.Schedule, ign
 	fits := func(sub engine.Subspace) bool {
 		for _, k := range engine.Knobs() {
 			v := sched.Get(k.Name)
-			if k.Values == nil || free[k.Name] || ignore[k.Name] || v == k.Default {
+			if k.Values == nil || free[k.Name] || ignore[k.Name] || v == k.Default || v == start.Get(k.Name) {
 				continue
 			}
 			i := slices.IndexFunc(sub, func(a engine.Axis) bool { return a.Knob == k.Name })
