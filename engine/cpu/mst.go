@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,7 @@ type mstRun struct {
 	comp   []uint32 // vertex -> its component's root at the start of the round
 	parent []uint32 // root -> the root it hooked to (itself if none)
 	best   []int64  // root -> lightest arc leaving the component, -1 if none
+	bestWL []uint64 // root -> the least (weight, lower endpoint) offered: a cheap first filter
 	verts  []uint32 // data: vertices that may still have an arc leaving their component
 	roots  []uint32 // data: live components
 	next   *segQueue
@@ -70,11 +72,11 @@ func runMST(ctx context.Context, r *Run) error {
 	}
 	n := g.NumVertices()
 	m := &mstRun{r: r, g: g, n: n, data: s.Driven == engine.Data,
-		comp: make([]uint32, n), parent: make([]uint32, n), best: make([]int64, n),
+		comp: make([]uint32, n), parent: make([]uint32, n), best: make([]int64, n), bestWL: make([]uint64, n),
 		next: newSegQueue(r.Workers, 0), forest: make([][]int64, r.Workers), cnt: make([]counters, r.Workers)}
 	r.forRange(n, 4096, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
-			m.comp[v], m.parent[v], m.best[v] = uint32(v), uint32(v), -1
+			m.comp[v], m.parent[v], m.best[v], m.bestWL[v] = uint32(v), uint32(v), -1, math.MaxUint64
 		}
 	})
 	if m.data {
@@ -136,8 +138,22 @@ func runMST(ctx context.Context, r *Run) error {
 // key returns arc a's key (its source found by binary search).
 func (m *mstRun) key(a int64) engine.MSTKey { return engine.ArcKey(m.g, engine.ArcSource(m.g, a), a) }
 
-// offer makes a, of key k, root c's best arc if it is lighter than the current one.
+// offer makes a, of key k, root c's best arc if it is lighter than the current one. The key's
+// first two fields, packed in 64 bits, go through an atomic minimum first: an offer beaten
+// there is beaten by an arc already offered, and the comparison of whole keys (which finds
+// the current arc's source by a binary search) is left to the few that tie or win.
 func (m *mstRun) offer(c uint32, a int64, k engine.MSTKey) {
+	wl := uint64(uint32(k.W)^1<<31)<<32 | uint64(k.Lo)
+	q := &m.bestWL[c]
+	for {
+		cur := atomic.LoadUint64(q)
+		if wl > cur {
+			return
+		}
+		if wl == cur || atomic.CompareAndSwapUint64(q, cur, wl) {
+			break
+		}
+	}
 	p := &m.best[c]
 	for {
 		cur := atomic.LoadInt64(p)
@@ -286,7 +302,7 @@ func (m *mstRun) nextRound() int64 {
 				if m.comp[v] == uint32(v) && m.best[v] >= 0 {
 					m.cnt[w].a++
 				}
-				m.best[v] = -1
+				m.best[v], m.bestWL[v] = -1, math.MaxUint64
 			}
 		})
 		return sumCounters(m.cnt).a
@@ -300,7 +316,7 @@ func (m *mstRun) nextRound() int64 {
 		}
 	})
 	for _, c := range roots {
-		m.best[c] = -1
+		m.best[c], m.bestWL[c] = -1, math.MaxUint64
 	}
 	m.roots = m.roots[:0]
 	for _, s := range m.next.seg {
