@@ -446,3 +446,15 @@ func TestCompareFitsNarrowTerminal(t *testing.T) {
 	}
 	mustContain(t, "compare", out.String(), "  cmp1.1, cmp1.2: invalid: ")
 }
+
+// After a compare, `last` is its last row that ran, not the run before the compare.
+func TestLastAfterCompare(t *testing.T) {
+	s, out := newTest(t)
+	do(t, s, out, "run sssp src=0 as before; compare bfs direction=push,pull src=0")
+	mustContain(t, "trace last", do(t, s, out, "trace last"), "cmp1.2: bfs on p [cpu]")
+	mustContain(t, "verify", do(t, s, out, "verify"), "cmp1.2: bfs agrees")
+	do(t, s, out, "run cc as after")
+	mustContain(t, "trace last", do(t, s, out, "trace last"), "after: cc on p")
+	do(t, s, out, "tune bfs src=0 repeat=1")
+	mustContain(t, "trace last after tune", do(t, s, out, "trace last"), "after: cc on p")
+}

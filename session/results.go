@@ -37,12 +37,24 @@ func cmdResults(ec *execCtx) error {
 	return nil
 }
 
-// result returns the named result ("" or "last" = the most recent). A row of a comparison is
-// named NAME.N (cmp1.2 is the second row of cmp1).
+// result returns the named result ("" or "last" = the most recent: after a compare or sweep,
+// its last row that ran). A row of a comparison is named NAME.N (cmp1.2 is the second row of
+// cmp1).
 func (s *Session) result(name string) (*resultItem, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if name == "" || name == "last" {
+		// The newest result: after a compare or sweep, its last row that ran.
+		for _, c := range s.comparisons {
+			if c.name != s.lastName || c.kind == "tune" {
+				continue
+			}
+			for i := len(c.rows) - 1; i >= 0; i-- {
+				if row := c.rows[i]; row.r != nil {
+					return &resultItem{name: fmt.Sprintf("%s.%d", c.name, i+1), r: row.r, times: row.times, g: row.g, verified: row.verified, restored: row.g == nil}, nil
+				}
+			}
+		}
 		if len(s.results) == 0 {
 			return nil, fmt.Errorf("no results yet: run one first (run bfs)")
 		}
