@@ -219,8 +219,16 @@ func (m *model) stepKnob(dir int) {
 		m.status = err.Error()
 		return
 	}
-	m.endLine()
-	m.appendOutput(dimStyle.Render(fmt.Sprintf("set %s=%s", r.name, v)) + "\n")
+	line := dimStyle.Render(fmt.Sprintf("set %s=%s", r.name, v))
+	if n := len(m.transcript); n >= 2 && m.transcript[n-1] == "" && strings.HasPrefix(ansi.Strip(m.transcript[n-2]), "set "+r.name+"=") {
+		// Stepping through a knob's values says the value it ends on, not every step.
+		follow := m.following()
+		m.transcript[n-2] = line
+		m.syncOut(follow)
+	} else {
+		m.endLine()
+		m.appendOutput(line + "\n")
+	}
 	m.refresh()
 }
 

@@ -274,3 +274,24 @@ func TestScreenSmall(t *testing.T) {
 	}
 	golden.RequireEqual(t, s)
 }
+
+// Stepping through a knob's values in the panel leaves one `set` line, with the value it
+// ends on, not one line per key press.
+func TestSchedulePanelOneSetLinePerKnob(t *testing.T) {
+	tm, f := start(t, newFake)
+	typeLine(tm, "run bfs")
+	screen(t, tm, "the run", has("bfs1: 7 iterations"))
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	screen(t, tm, "the panel", has("schedule · bfs on cpu"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+	s := ansi.Strip(screen(t, tm, "direction=pull", has("set direction=pull")))
+	if strings.Contains(s, "set direction=push") {
+		t.Errorf("every step left a line:\n%s", s)
+	}
+	if _, sched := f.Settings(); sched.Direction.String() != "pull" {
+		t.Errorf("direction %s, want pull", sched.Direction)
+	}
+}
