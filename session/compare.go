@@ -82,7 +82,7 @@ func (c *comparison) outcome() error {
 		switch {
 		case row.r != nil:
 			ran++
-			if row.verified != "ok" {
+			if strings.HasPrefix(row.verified, "DIFFERS") {
 				bad = append(bad, fmt.Sprintf("%s.%d differs from the reference engine", c.name, i+1))
 			}
 		case strings.HasPrefix(row.status, "failed"):
@@ -363,7 +363,11 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 			}
 			return ctx.Err()
 		}
-		row.verified = "DIFFERS: " + trimPkg(err).Error()
+		if unverifiable(err) {
+			row.verified = "unverified: " + err.Error()
+		} else {
+			row.verified = "DIFFERS: " + trimPkg(err).Error()
+		}
 	} else {
 		row.verified = "ok"
 	}
@@ -378,7 +382,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	if !s.text() {
 		return s.writeJSONLine(comparisonToJSON(c))
 	}
-	for _, l := range wrapWords(c.name+": "+c.title, s.opts.Width) {
+	for _, l := range wrapWords(c.name+": "+c.title, s.lineWidth()) {
 		s.printf("%s\n", s.paint(ansiBold, l))
 	}
 	headers := append(append([]string{"#"}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
@@ -412,7 +416,15 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 				sp = fmt.Sprintf("%.2fx", float64(c.rows[base].r.Summary.Time)/float64(sm.Time))
 			}
 			v := row.verified
-			if v != "ok" {
+			switch {
+			case strings.HasPrefix(v, "unverified"):
+				v = "-"
+				if j := slices.IndexFunc(notes, func(n note) bool { return n.text == row.verified }); j >= 0 {
+					notes[j].rows = append(notes[j].rows, i)
+				} else {
+					notes = append(notes, note{[]int{i}, row.verified})
+				}
+			case v != "ok":
 				v = "DIFFERS"
 				notes = append(notes, note{[]int{i}, row.verified})
 			}
@@ -457,7 +469,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 
 // printNote prints an indented note, wrapped at spaces to the terminal's width.
 func (s *Session) printNote(text string) {
-	for _, l := range wrapWords(text, s.opts.Width-2) {
+	for _, l := range wrapWords(text, s.lineWidth()-2) {
 		s.printf("  %s\n", l)
 	}
 }

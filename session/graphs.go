@@ -126,7 +126,7 @@ func (s *Session) addGraphNoting(name string, g *graph.CSR, src string) {
 	s.AddGraph(name, g, src)
 	s.note("%s\n", s.graphLine(name, g))
 	if d := loadDetails(g.Origin); d != "" {
-		for _, l := range wrapWords(d, s.opts.Width-2) {
+		for _, l := range wrapWords(d, s.lineWidth()-2) {
 			s.note("  %s\n", s.paint(ansiDim, l))
 		}
 	}

@@ -46,7 +46,7 @@ func (lp *livePrinter) record(rec engine.Record) {
 		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "time")))
 	}
 	if rec.Kind == engine.SwitchRecord {
-		for _, l := range wrapWords(s.switchText(rec), s.opts.Width-4) {
+		for _, l := range wrapWords(s.switchText(rec), s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiYellow, l))
 		}
 	} else {

@@ -458,3 +458,26 @@ func TestLastAfterCompare(t *testing.T) {
 	do(t, s, out, "tune bfs src=0 repeat=1")
 	mustContain(t, "trace last after tune", do(t, s, out, "trace last"), "after: cc on p")
 }
+
+// Without a reference engine a row is unverified, not DIFFERS: a compare does not fail for
+// it, and verify says what is missing rather than that the result is wrong.
+func TestNoReferenceIsNotADifference(t *testing.T) {
+	s, out := newTest(t)
+	old := referenceEngine
+	referenceEngine = "nope"
+	defer func() { referenceEngine = old }()
+	o := do(t, s, out, "compare bfs direction=push,pull src=0")
+	if strings.Contains(o, "DIFFERS") {
+		t.Errorf("a missing reference shows as a difference:\n%s", o)
+	}
+	mustContain(t, "compare", o, "  cmp1.1, cmp1.2: unverified: no reference to compare with: ")
+	do(t, s, out, "run bfs src=0 as b")
+	err := s.Exec(context.Background(), "verify b")
+	if err == nil || !strings.HasPrefix(err.Error(), "verify b: no reference to compare with: ") {
+		t.Errorf("verify without a reference: %v", err)
+	}
+	err = s.Exec(context.Background(), "tune bfs src=0 repeat=1")
+	if err == nil || !strings.HasPrefix(err.Error(), "tune bfs: tune keeps only verified schedules, and there is no reference to compare with: ") {
+		t.Errorf("tune without a reference: %v", err)
+	}
+}

@@ -147,9 +147,9 @@ func (r *REPL) Run(ctx context.Context) error {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if f, ok := stdout.(*os.File); ok && r.S.opts.Width > 0 {
+		if f, ok := stdout.(*os.File); ok && r.S.lineWidth() > 0 {
 			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-				r.S.opts.Width = w // follow resizes
+				r.S.SetWidth(w) // follow resizes
 			}
 		}
 		cctx, cancel := context.WithCancel(ctx)

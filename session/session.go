@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -74,8 +75,9 @@ type ResultEntry struct {
 // line at a time; the accessors (Graphs, Results, Settings, LastAlgorithm) may be called from
 // other goroutines while a command runs.
 type Session struct {
-	opts Options
-	out  io.Writer // opts.Out, through the per-command capture
+	opts  Options
+	out   io.Writer    // opts.Out, through the per-command capture
+	width atomic.Int64 // opts.Width, changed by SetWidth (a resize) while a command may run
 
 	mu          sync.Mutex // guards everything below
 	graphs      []*graphItem
@@ -130,7 +132,7 @@ func New(opts Options) *Session {
 	if opts.Format == "" {
 		opts.Format = "text"
 	}
-	return &Session{
+	s := &Session{
 		opts:       opts,
 		out:        opts.Out,
 		engineName: "cpu",
@@ -139,7 +141,17 @@ func New(opts Options) *Session {
 		counters:   map[string]int{},
 		refCache:   map[refKey]*engine.Result{},
 	}
+	s.width.Store(int64(opts.Width))
+	return s
 }
+
+// SetWidth sets the width in columns that output is laid out for (tables cut, notes wrapped,
+// charts fitted; 0: no limit), as a terminal or an output panel is resized. It may be called
+// while a command runs.
+func (s *Session) SetWidth(w int) { s.width.Store(int64(max(w, 0))) }
+
+// lineWidth is the width output is laid out for (0: no limit).
+func (s *Session) lineWidth() int { return int(s.width.Load()) }
 
 // Exec runs one input line: commands separated by ';', '#' to the end of the line is a comment.
 // It stops at the first command that fails and returns its error (one line, meant for the

@@ -23,7 +23,7 @@ func (s *Session) printSummary(it *resultItem) {
 	}
 	s.printf("  %s, %s traversed, %s, %s GTEPS\n", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
 	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
-		for _, l := range wrapWords("schedule: "+sched, s.opts.Width-4) {
+		for _, l := range wrapWords("schedule: "+sched, s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiDim, l))
 		}
 	}

@@ -6,12 +6,12 @@ import (
 
 // table renders a table for the session's output (cut to the width on a terminal).
 func (s *Session) table(headers []string, rows [][]string) string {
-	return viz.Table(headers, rows, viz.Style{Color: s.opts.Color, Width: s.opts.Width})
+	return viz.Table(headers, rows, viz.Style{Color: s.opts.Color, Width: s.lineWidth()})
 }
 
 // chartOpts are the options of the charts the session prints.
 func (s *Session) chartOpts(height int) viz.ChartOptions {
-	w := s.opts.Width
+	w := s.lineWidth()
 	if w <= 0 {
 		w = 100
 	}

@@ -102,6 +102,8 @@ func cmdTune(ec *execCtx) error {
 	switch {
 	case bestRow.r == nil:
 		return fmt.Errorf("tune %s: the starting schedule (%s) does not run: %s", alg, best.String(), bestRow.status)
+	case strings.HasPrefix(bestRow.verified, "unverified: "):
+		return fmt.Errorf("tune %s: tune keeps only verified schedules, and there is %s", alg, strings.TrimPrefix(bestRow.verified, "unverified: "))
 	case !good(bestRow):
 		return fmt.Errorf("tune %s: the starting schedule (%s) disagrees with the reference engine: %s", alg, best.String(),
 			strings.TrimPrefix(bestRow.verified, "DIFFERS: "))

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -24,6 +25,9 @@ func cmdVerify(ec *execCtx) error {
 	verr := s.verify(ec.ctx, it.g, it.r)
 	if ec.ctx.Err() != nil {
 		return &wrapped{fmt.Sprintf("verify %s cancelled", it.name), ec.ctx.Err()}
+	}
+	if unverifiable(verr) {
+		return fmt.Errorf("verify %s: %v", it.name, verr)
 	}
 	s.mu.Lock()
 	if verr != nil {
@@ -62,9 +66,25 @@ func verifiedWhat(r *engine.Result) string {
 func (s *Session) verify(ctx context.Context, g *graph.CSR, r *engine.Result) error {
 	want, err := s.reference(ctx, g, r)
 	if err != nil {
-		return err
+		return &noReference{err}
 	}
 	return engine.Verify(g, r, want)
+}
+
+// referenceEngine is the engine results are verified against (a variable for tests).
+var referenceEngine = "ref"
+
+// noReference is a verification that could not compare: the reference engine is missing or
+// its run failed. It says nothing about whether the result is right.
+type noReference struct{ err error }
+
+func (e *noReference) Error() string { return "no reference to compare with: " + trimPkg(e.err).Error() }
+func (e *noReference) Unwrap() error { return e.err }
+
+// unverifiable reports whether a verification error is a missing reference, not a difference.
+func unverifiable(err error) bool {
+	var nr *noReference
+	return errors.As(err, &nr)
 }
 
 func (s *Session) reference(ctx context.Context, g *graph.CSR, r *engine.Result) (*engine.Result, error) {
@@ -75,10 +95,10 @@ func (s *Session) reference(ctx context.Context, g *graph.CSR, r *engine.Result)
 	if ok {
 		return want, nil
 	}
-	if r.Engine == "ref" {
+	if r.Engine == referenceEngine {
 		return r, nil
 	}
-	e, err := engine.Open("ref")
+	e, err := engine.Open(referenceEngine)
 	if err != nil {
 		return nil, err
 	}

@@ -52,3 +52,29 @@ func TestRealSession(t *testing.T) {
 		t.Errorf("session direction = %s, want pull", sched.Direction)
 	}
 }
+
+// The session lays tables out for the output panel's width: a table on a wide terminal is
+// cut at the panel's edge, not at a fixed 100 columns.
+func TestRealSessionFollowsPanelWidth(t *testing.T) {
+	feed := NewFeed()
+	s := session.New(feed.Options(session.Options{}))
+	m := newModel(context.Background(), s, feed)
+	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(180, 40),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { tm.Quit() })
+	typeLine(tm, "knobs")
+	scr := ansi.Strip(screen(t, tm, "the knobs", has("meaning")))
+	mainW := m.geometry().mainW
+	if mainW <= 110 {
+		t.Fatalf("the output panel is %d wide on a 180-column terminal", mainW)
+	}
+	cut := 0
+	for _, l := range strings.Split(scr, "\n") {
+		if i := strings.Index(l, "…"); i >= 0 {
+			cut = max(cut, len([]rune(l[:i])))
+		}
+	}
+	if cut < mainW-2 {
+		t.Errorf("table lines are cut at column %d, the panel is %d wide:\n%s", cut, mainW, scr)
+	}
+}

@@ -53,6 +53,10 @@ func (m *model) layout() {
 	g := m.geometry()
 	m.out.SetWidth(g.mainW)
 	m.out.SetHeight(g.outH)
+	// The session lays its tables and notes out for the output panel, not a fixed 100 columns.
+	if ws, ok := m.s.(interface{ SetWidth(int) }); ok && g.mainW > 0 {
+		ws.SetWidth(g.mainW)
+	}
 	m.pager.SetWidth(g.mainW)
 	m.pager.SetHeight(max(g.bodyH-1-strings.Count(m.pagerHead+"\n", "\n")+boolInt(m.pagerHead == ""), 1))
 	m.input.SetWidth(max(m.width-3, 10))
