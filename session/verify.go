@@ -78,7 +78,9 @@ var referenceEngine = "ref"
 // its run failed. It says nothing about whether the result is right.
 type noReference struct{ err error }
 
-func (e *noReference) Error() string { return "no reference to compare with: " + trimPkg(e.err).Error() }
+func (e *noReference) Error() string {
+	return "no reference to compare with: " + trimPkg(e.err).Error()
+}
 func (e *noReference) Unwrap() error { return e.err }
 
 // unverifiable reports whether a verification error is a missing reference, not a difference.
