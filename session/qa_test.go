@@ -481,3 +481,22 @@ func TestNoReferenceIsNotADifference(t *testing.T) {
 		t.Errorf("tune without a reference: %v", err)
 	}
 }
+
+// A run's summary wraps at spaces to the width, its name still in colour.
+func TestSummaryWraps(t *testing.T) {
+	var out strings.Builder
+	s := New(Options{Out: &out, Width: 40, Color: true})
+	g, _ := loader.FromEdges(3, []loader.Edge{{U: 0, V: 1}, {U: 1, V: 2}}, false, false)
+	s.AddGraph("p", g, "")
+	if err := s.Exec(context.Background(), "set live=off; run sssp src=0 as s"); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if w := len([]rune(ansiRE.ReplaceAllString(l, ""))); w > 40 {
+			t.Errorf("line of %d columns: %q", w, l)
+		}
+	}
+	if !strings.Contains(out.String(), "\x1b[1;32ms\x1b[0m sssp on p [cpu]: reached 3 of 3") && !strings.Contains(out.String(), "s\x1b[0m sssp on p") {
+		t.Errorf("summary:\n%q", out.String())
+	}
+}

@@ -15,20 +15,31 @@ func (s *Session) printSummary(it *resultItem) {
 	if (r.Algorithm == engine.SSSP || r.Algorithm == engine.MST) && it.g != nil && !it.g.Weighted() {
 		text += " (the graph has no weights: every edge weighs 1)"
 	}
-	s.printf("%s %s on %s [%s]: %s\n", s.paint(ansiBold+ansiGreen, it.name), r.Algorithm, r.Graph.Name, r.Engine, text)
+	head := fmt.Sprintf("%s on %s [%s]: %s", r.Algorithm, r.Graph.Name, r.Engine, text)
+	for i, l := range wrapWords(it.name+" "+head, s.lineWidth()) {
+		if i == 0 { // the name in colour
+			l = s.paint(ansiBold+ansiGreen, it.name) + strings.TrimPrefix(l, it.name)
+		}
+		s.printf("%s\n", l)
+	}
 	tm := fmtMS(sm.Time)
 	if len(it.times) > 1 {
 		med, lo, hi := stats(it.times)
 		tm = fmt.Sprintf("median %s (min %s, max %s, %d runs)", fmtMS(med), fmtMS(lo), fmtMS(hi), len(it.times))
 	}
-	s.printf("  %s, %s traversed, %s, %s GTEPS\n", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
+	stats := fmt.Sprintf("%s, %s traversed, %s, %s GTEPS", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
+	for _, l := range wrapWords(stats, s.lineWidth()-2) {
+		s.printf("  %s\n", l)
+	}
 	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
 		for _, l := range wrapWords("schedule: "+sched, s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiDim, l))
 		}
 	}
 	if ps := paramsText(r); ps != "" {
-		s.printf("  %s\n", s.paint(ansiDim, "params: "+ps))
+		for _, l := range wrapWords("params: "+ps, s.lineWidth()-4) {
+			s.printf("  %s\n", s.paint(ansiDim, l))
+		}
 	}
 }
 
