@@ -12,16 +12,24 @@ func cmdHelp(ec *execCtx) error {
 	if len(ec.args) == 0 {
 		s.printf("Commands (one per line; ';' separates, '#' starts a comment; help COMMAND for more):\n")
 		for _, c := range commands {
-			s.printf("  %s %s\n", s.paint(ansiBold, fmt.Sprintf("%-11s", c.name)), c.summary)
+			lines := s.hanging(c.summary, 14)
+			s.printf("  %s %s\n", s.paint(ansiBold, fmt.Sprintf("%-11s", c.name)), lines[0])
+			for _, l := range lines[1:] {
+				s.printf("%s%s\n", strings.Repeat(" ", 14), l)
+			}
 		}
-		s.printf("Algorithms: %s. Knobs: knobs [ALGO]. Names: graphs and results are named; last is the latest result.\n", algNames(engine.Algorithms()))
+		for _, l := range s.hanging(fmt.Sprintf("Algorithms: %s. Knobs: knobs [ALGO]. Names: graphs and results are named; last is the latest result.", algNames(engine.Algorithms())), 0) {
+			s.printf("%s\n", l)
+		}
 		return nil
 	}
 	topic := strings.ToLower(ec.args[0])
 	if c, ok := lookupCommand(topic); ok {
-		s.printf("%s\n  %s\n", s.paint(ansiBold, "usage: "+c.usage), c.summary)
-		if c.detail != "" {
-			s.printf("  %s\n", c.detail)
+		s.printf("%s\n", s.paint(ansiBold, "usage: "+c.usage))
+		for _, text := range []string{c.summary, c.detail} {
+			for _, l := range s.hanging(text, 2) {
+				s.printf("  %s\n", l)
+			}
 		}
 		if len(c.example) > 0 {
 			s.printf("example%s:\n", map[bool]string{true: "s", false: ""}[len(c.example) > 1])
@@ -79,4 +87,31 @@ func exampleValue(k engine.Knob) string {
 		return "0.3"
 	}
 	return "4"
+}
+
+// hanging breaks text at spaces for lines that start indent columns in: the pieces, without
+// the indent (a text that fits, or no width, is one piece; an empty text none).
+func (s *Session) hanging(text string, indent int) []string {
+	if text == "" {
+		return nil
+	}
+	w := s.lineWidth() - indent
+	if w <= 20 || len(text) <= w {
+		return []string{text}
+	}
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(text) {
+		if cur != "" && len(cur)+1+len(word) > w {
+			lines = append(lines, cur)
+			cur = word
+			continue
+		}
+		if cur == "" {
+			cur = word
+		} else {
+			cur += " " + word
+		}
+	}
+	return append(lines, cur)
 }

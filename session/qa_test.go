@@ -500,3 +500,23 @@ func TestSummaryWraps(t *testing.T) {
 		t.Errorf("summary:\n%q", out.String())
 	}
 }
+
+// help wraps at spaces to the width, with a hanging indent in the list.
+func TestHelpWraps(t *testing.T) {
+	var out strings.Builder
+	s := New(Options{Out: &out, Width: 60})
+	for _, line := range []string{"help", "help compare"} {
+		out.Reset()
+		if err := s.Exec(context.Background(), line); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if w := len([]rune(l)); w > 60 && !strings.HasPrefix(l, "usage: ") && !strings.HasPrefix(l, "  compare ") {
+				t.Errorf("%s: line of %d columns: %q", line, w, l)
+			}
+		}
+	}
+	out.Reset()
+	s.Exec(context.Background(), "help")
+	mustContain(t, "help", out.String(), "  tune        search the schedule knobs for the fastest verified\n              schedule")
+}
