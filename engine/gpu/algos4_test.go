@@ -73,36 +73,41 @@ func runAlgos4(t *testing.T, a engine.Algorithm, params []engine.Params) {
 		t.Fatal(err)
 	}
 	for _, c := range algos4Cases(t) {
-		for _, p := range params {
-			if a == engine.BC && p.Sources < 0 && c.G.NumVertices() > 2000 {
-				continue // all sources: the small graphs
+		t.Run(c.Name, func(t *testing.T) { runAlgos4Case(t, e, ref, c, a, params) })
+	}
+}
+
+// runAlgos4Case checks one graph of the matrix.
+func runAlgos4Case(t *testing.T, e, ref engine.Engine, c enginetest.Case, a engine.Algorithm, params []engine.Params) {
+	for _, p := range params {
+		if a == engine.BC && p.Sources < 0 && c.G.NumVertices() > 2000 {
+			continue // all sources: the small graphs
+		}
+		want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p})
+		if err != nil {
+			if c.G.NumVertices() == 0 {
+				continue
 			}
-			want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p})
+			t.Fatalf("%s %s: ref: %v", a, c.Name, err)
+		}
+		for _, ss := range algos4Schedules[a] {
+			name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
+			var streamed int
+			req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p, Schedule: sched(t, ss),
+				Observer: func(engine.Record) { streamed++ }}
+			got, err := e.Run(context.Background(), req)
 			if err != nil {
-				if c.G.NumVertices() == 0 {
-					continue
-				}
-				t.Fatalf("%s %s: ref: %v", a, c.Name, err)
+				t.Errorf("%s: %v", name, err)
+				continue
 			}
-			for _, ss := range algos4Schedules[a] {
-				name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
-				var streamed int
-				req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p, Schedule: sched(t, ss),
-					Observer: func(engine.Record) { streamed++ }}
-				got, err := e.Run(context.Background(), req)
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					continue
-				}
-				if err := engine.Verify(c.G, got, want); err != nil {
-					t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(a, "gpu"), err)
-					continue
-				}
-				if streamed != len(got.Trace.Records) {
-					t.Errorf("%s: %d records streamed, %d in the trace", name, streamed, len(got.Trace.Records))
-				}
-				checkKernels(t, name, a, got)
+			if err := engine.Verify(c.G, got, want); err != nil {
+				t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(a, "gpu"), err)
+				continue
 			}
+			if streamed != len(got.Trace.Records) {
+				t.Errorf("%s: %d records streamed, %d in the trace", name, streamed, len(got.Trace.Records))
+			}
+			checkKernels(t, name, a, got)
 		}
 	}
 }

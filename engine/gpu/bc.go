@@ -179,7 +179,7 @@ func bc(r *run) error {
 		}
 	}
 	if !r.g.Directed {
-		if err := r.launchStruct("bc_halve", blocks(n, block), unsafe.Pointer(a)); err != nil {
+		if err := launchStruct(r, "bc_halve", blocks(n, block), a); err != nil {
 			return err
 		}
 	}
@@ -193,7 +193,7 @@ func bc(r *run) error {
 
 // launch starts kernel prefix_<lb> over items work items (a thread or a warp each).
 func (b *bcState) launch(prefix string, items int64) error {
-	return b.r.launchStruct(prefix+"_"+b.lb, blocks(max(items, 1)*b.width, block), unsafe.Pointer(&b.a))
+	return launchStruct(b.r, prefix+"_"+b.lb, blocks(max(items, 1)*b.width, block), &b.a)
 }
 
 // source runs both phases from src and adds its dependencies into the centralities.
@@ -208,7 +208,7 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 	if b.prevReached > 0 {
 		if b.data {
 			a.q, a.qlen, a.topo = b.queue.addr(), b.prevReached, 0
-			if err := r.launchStruct("bc_reset", blocks(a.qlen, block), unsafe.Pointer(a)); err != nil {
+			if err := launchStruct(r, "bc_reset", blocks(a.qlen, block), a); err != nil {
 				return err
 			}
 		} else {
@@ -224,13 +224,13 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 	if b.data {
 		a.next = b.queue.addr()
 	}
-	if err := r.launchStruct("bc_source", 1, unsafe.Pointer(a)); err != nil {
+	if err := launchStruct(r, "bc_source", 1, a); err != nil {
 		return err
 	}
 	unvLen := n - 1
 	if b.explicitPull {
 		a.rest = b.unv.addr()
-		if err := r.launchStruct("bc_unvisited", blocks(n, block), unsafe.Pointer(a)); err != nil {
+		if err := launchStruct(r, "bc_unvisited", blocks(n, block), a); err != nil {
 			return err
 		}
 	}

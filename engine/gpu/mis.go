@@ -124,7 +124,7 @@ func mis(r *run) error {
 	if err := r.begin(); err != nil {
 		return err
 	}
-	if err := r.launchStruct("mis_init", blocks(n, block), unsafe.Pointer(&a)); err != nil {
+	if err := launchStruct(r, "mis_init", blocks(n, block), &a); err != nil {
 		return err
 	}
 	undecided := n
@@ -149,14 +149,14 @@ func mis(r *run) error {
 			grid = blocks(n, block)
 		}
 		if async {
-			if err := r.launchStruct("mis_async_"+dir+"_thread", grid, unsafe.Pointer(&a)); err != nil {
+			if err := launchStruct(r, "mis_async_"+dir+"_thread", grid, &a); err != nil {
 				return err
 			}
 		} else {
 			if push {
 				a.joins = joins.addr()
 			}
-			if err := r.launchStruct("mis_select_thread", grid, unsafe.Pointer(&a)); err != nil {
+			if err := launchStruct(r, "mis_select_thread", grid, &a); err != nil {
 				return err
 			}
 			if push {
@@ -166,11 +166,11 @@ func mis(r *run) error {
 				}
 				j := a
 				j.q, j.qlen, j.topo, j.joins = joins.addr(), int64(r.hctl[misJoins]), 0, 0
-				if err := r.launchStruct("mis_remove_push_thread", blocks(max(j.qlen, 1), block), unsafe.Pointer(&j)); err != nil {
+				if err := launchStruct(r, "mis_remove_push_thread", blocks(max(j.qlen, 1), block), &j); err != nil {
 					return err
 				}
 			} else {
-				if err := r.launchStruct("mis_remove_pull_thread", grid, unsafe.Pointer(&a)); err != nil {
+				if err := launchStruct(r, "mis_remove_pull_thread", grid, &a); err != nil {
 					return err
 				}
 			}
@@ -178,7 +178,7 @@ func mis(r *run) error {
 		if data {
 			a.next = next.addr()
 		}
-		if err := r.launchStruct("mis_compact", grid, unsafe.Pointer(&a)); err != nil {
+		if err := launchStruct(r, "mis_compact", grid, &a); err != nil {
 			return err
 		}
 		if err := r.readCounters(); err != nil {

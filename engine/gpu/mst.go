@@ -141,7 +141,7 @@ func mst(r *run) error {
 	if data {
 		a.next = verts.addr()
 	}
-	if err := r.launchStruct("mst_init", blocks(n, block), unsafe.Pointer(&a)); err != nil {
+	if err := launchStruct(r, "mst_init", blocks(n, block), &a); err != nil {
 		return err
 	}
 	if data {
@@ -170,14 +170,14 @@ func mst(r *run) error {
 		} else {
 			k.nextctr = mstVerts
 		}
-		if err := r.launchStruct("mst_local", grid(nVerts), unsafe.Pointer(&k)); err != nil {
+		if err := launchStruct(r, "mst_local", grid(nVerts), &k); err != nil {
 			return err
 		}
 		if data {
 			k.q, k.qlen, k.qlenp, k.next = verts1.addr(), 0, r.ctl.addr()+mstVerts*8, 0
 		}
 		for _, name := range []string{"mst_lh", "mst_arc"} {
-			if err := r.launchStruct(name, grid(nVerts), unsafe.Pointer(&k)); err != nil {
+			if err := launchStruct(r, name, grid(nVerts), &k); err != nil {
 				return err
 			}
 		}
@@ -188,20 +188,20 @@ func mst(r *run) error {
 			k.topo, k.q, k.qlen = 0, roots.addr(), nRoots
 		}
 		for _, name := range []string{"mst_hook", "mst_jump"} {
-			if err := r.launchStruct(name, grid(nRoots), unsafe.Pointer(&k)); err != nil {
+			if err := launchStruct(r, name, grid(nRoots), &k); err != nil {
 				return err
 			}
 		}
 		all := a
 		all.topo = 1
-		if err := r.launchStruct("mst_relabel", blocks(n, block), unsafe.Pointer(&all)); err != nil {
+		if err := launchStruct(r, "mst_relabel", blocks(n, block), &all); err != nil {
 			return err
 		}
 		k.nextctr = mstRoots
 		if data {
 			k.next = roots1.addr()
 		}
-		if err := r.launchStruct("mst_next", grid(nRoots), unsafe.Pointer(&k)); err != nil {
+		if err := launchStruct(r, "mst_next", grid(nRoots), &k); err != nil {
 			return err
 		}
 		if err := r.readCounters(); err != nil {

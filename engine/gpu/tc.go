@@ -60,9 +60,12 @@ type tcArgs struct {
 var _ [112 - unsafe.Sizeof(tcArgs{})]byte // sizeof(TcArgs), static_asserted in tc.cu
 var _ [unsafe.Sizeof(tcArgs{}) - 112]byte
 
-// launchStruct launches kernel name with the argument struct *a (run.launchStruct, typed).
+// launchStruct launches kernel name with a copy of the argument struct *a (run.launchStruct,
+// typed): the copy is an allocation of its own that holds no Go pointer, as cgo requires, where
+// *a may sit inside a struct that holds some.
 func launchStruct[T any](r *run, name string, grid int, a *T) error {
-	return r.launchStruct(name, grid, unsafe.Pointer(a))
+	c := *a
+	return r.launchStruct(name, grid, unsafe.Pointer(&c))
 }
 
 // launchStruct is run.launch for the kernels whose parameter is their own argument struct
@@ -191,7 +194,7 @@ func tc(r *run) error {
 		return err
 	}
 	a.part = part.addr()
-	if err := r.launchStruct("tc_keep", blocks(n, block), unsafe.Pointer(&a)); err != nil {
+	if err := r.launchStruct("tc_keep", blocks(n*32, block), unsafe.Pointer(&a)); err != nil {
 		return err
 	}
 	if err := r.scanOffsets(&a); err != nil {
@@ -212,7 +215,7 @@ func tc(r *run) error {
 		}
 		a.hsrc = hsrc.addr()
 	}
-	if err := r.launchStruct("tc_fill", blocks(n, block), unsafe.Pointer(&a)); err != nil {
+	if err := r.launchStruct("tc_fill", blocks(n*32, block), unsafe.Pointer(&a)); err != nil {
 		return err
 	}
 	if relabel {

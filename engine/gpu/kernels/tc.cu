@@ -62,13 +62,16 @@ __device__ __forceinline__ bool keep(const TcArgs& a, u32 v, i64 i, i64 beg) {
     }
 }
 
-// tc_keep: hoff[x+1] = the number of arcs vertex x keeps (x renumbered when relabelling).
+// tc_keep: hoff[x+1] = the number of arcs vertex x keeps (x renumbered when relabelling). A
+// warp per vertex, lanes over its list (a hub's list is read 32 entries at a time).
 extern "C" __global__ void __launch_bounds__(BLOCK) tc_keep(const TcArgs a) {
-    for (i64 v = gtid(); v < a.n; v += gstride()) {
+    int lane = threadIdx.x & 31;
+    i64 warps = gstride() >> 5;
+    for (i64 v = gtid() >> 5; v < a.n; v += warps) {
         i64 beg = a.off[v], end = a.off[v + 1], c = 0;
-        for (i64 i = beg; i < end; i++) c += keep(a, (u32)v, i, beg);
-        u32 x = a.newid ? a.newid[v] : (u32)v;
-        a.hoff[x + 1] = c;
+        for (i64 i = beg + lane; i < end; i += 32) c += keep(a, (u32)v, i, beg);
+        for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
+        if (lane == 0) a.hoff[(a.newid ? a.newid[v] : (u32)v) + 1] = c;
     }
     if (gtid() == 0) a.hoff[0] = 0;
 }
@@ -118,18 +121,26 @@ extern "C" __global__ void __launch_bounds__(BLOCK) tc_scan_add(const TcArgs a) 
 }
 
 // tc_fill writes the kept arcs in list order (renumbered when relabelling), and each arc's
-// source when hsrc is set.
+// source when hsrc is set. A warp per vertex: each round of 32 entries places its kept ones by
+// a ballot and a population count, so the list order is kept.
 extern "C" __global__ void __launch_bounds__(BLOCK) tc_fill(const TcArgs a) {
-    for (i64 v = gtid(); v < a.n; v += gstride()) {
+    int lane = threadIdx.x & 31;
+    i64 warps = gstride() >> 5;
+    for (i64 v = gtid() >> 5; v < a.n; v += warps) {
         i64 beg = a.off[v], end = a.off[v + 1];
         u32 x = a.newid ? a.newid[v] : (u32)v;
         i64 k = a.hoff[x];
-        for (i64 i = beg; i < end; i++) {
-            if (!keep(a, (u32)v, i, beg)) continue;
-            u32 y = a.nbr[i];
-            a.hnbr[k] = a.newid ? a.newid[y] : y;
-            if (a.hsrc) a.hsrc[k] = x;
-            k++;
+        for (i64 base = beg; base < end; base += 32) {
+            i64 i = base + lane;
+            bool kept = i < end && keep(a, (u32)v, i, beg);
+            u32 mask = __ballot_sync(0xffffffffu, kept);
+            if (kept) {
+                i64 pos = k + __popc(mask & ((1u << lane) - 1));
+                u32 y = a.nbr[i];
+                a.hnbr[pos] = a.newid ? a.newid[y] : y;
+                if (a.hsrc) a.hsrc[pos] = x;
+            }
+            k += __popc(mask);
         }
     }
 }
