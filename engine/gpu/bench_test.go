@@ -102,6 +102,9 @@ func TestBench(t *testing.T) {
 	}
 	reps := 5
 	fmt.Sscan(os.Getenv("GW_BENCH_REPS"), &reps)
+	if v := os.Getenv("GW_TWC_WARP"); v != "" {
+		fmt.Sscan(v, gpu.TwcRichWarp)
+	}
 	want := func(env, name string) bool {
 		v := os.Getenv(env)
 		return v == "" || strings.Contains(","+v+",", ","+name+",")
@@ -182,7 +185,7 @@ func TestBench(t *testing.T) {
 				}
 				gteps := edges / d.Seconds() / 1e9
 				frac := minBytes(a, g, iters) / d.Seconds() / bw
-				if bar, ok := gapbs[bg.name]; ok {
+				if bar, ok := gapbs[bg.name]; ok && ai < len(bar) {
 					note += fmt.Sprintf(" gapbs %.2fms (x%.1f)", bar[ai], bar[ai]/(float64(d)/1e6))
 				}
 				logf("%-6s %-5s %-36s %9.3f %8.2f %5.1f%% %5d %s\n", bg.name, a, label, float64(d)/1e6, gteps, 100*frac, iters, note)

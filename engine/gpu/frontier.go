@@ -206,7 +206,9 @@ func (r *run) step(sp *stepSpec) error {
 		// rich rows (16 or more edges on average): 32 rows a block, so that more warps share them
 		a.rpb = block
 		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
-			a.rpb = 32
+			// and a warp for every row of 8 or more edges: a thread walking 20-30 edges as a
+			// chain of dependent loads and atomics is the step's critical path
+			a.rpb, a.twcWarp = 32, twcRichWarp
 		}
 		grid = blocks(rows, int(a.rpb))
 	case engine.LBWarp:
@@ -226,6 +228,9 @@ func (r *run) step(sp *stepSpec) error {
 	}
 	return nil
 }
+
+// twcRichWarp is lb=twc's warp threshold on rich frontiers (a variable for measuring it).
+var twcRichWarp int64 = 8
 
 // wireOut points a's output at f (cleared), with the dedup and aggregation knobs.
 func (r *run) wireOut(f *frontier, a *kargs, keep bool) error {

@@ -67,10 +67,11 @@ type kargs struct {
 	delta               int64
 	rpb                 int64
 	rankOut, contribOut uint64
+	twcWarp             int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 432
+const kargsSize = 440
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

@@ -92,9 +92,10 @@ struct Args {
     // PageRank Jacobi sweeps write the next ranks and contributions here (ping-pong buffers).
     float* rank_out;
     float* contrib_out;
+    i64 twc_warp;  // lb=twc: a warp takes rows of at least this many edges (0: TwcLimits)
 };
 
-static_assert(sizeof(Args) == 432, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 440, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -370,7 +371,7 @@ __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
         /// every warp busy.
         if (threadIdx.x == 0) sh.wn = 0;
         __syncthreads();
-        if (end - b >= TwcLimits<F>::warp) {
+        if (end - b >= (a.twc_warp > 0 ? a.twc_warp : TwcLimits<F>::warp)) {
             u32 k = atomicAdd(&sh.wn, 1u);
             sh.wrow[k] = r;
             sh.wbeg[k] = b;

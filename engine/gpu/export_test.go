@@ -1,0 +1,6 @@
+//go:build cuda
+
+package gpu
+
+// TwcRichWarp lets the benchmark measure lb=twc's warp threshold on rich frontiers.
+var TwcRichWarp = &twcRichWarp
