@@ -10,7 +10,9 @@ import (
 func cmdHelp(ec *execCtx) error {
 	s := ec.s
 	if len(ec.args) == 0 {
-		s.printf("Commands (one per line; ';' separates, '#' starts a comment; help COMMAND for more):\n")
+		for _, l := range s.hanging("Commands (one per line; ';' separates, '#' starts a comment; help COMMAND for more):", 0) {
+			s.printf("%s\n", l)
+		}
 		for _, c := range commands {
 			lines := s.hanging(c.summary, 14)
 			s.printf("  %s %s\n", s.paint(ansiBold, fmt.Sprintf("%-11s", c.name)), lines[0])

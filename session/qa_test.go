@@ -518,5 +518,5 @@ func TestHelpWraps(t *testing.T) {
 	}
 	out.Reset()
 	s.Exec(context.Background(), "help")
-	mustContain(t, "help", out.String(), "  tune        search the schedule knobs for the fastest verified\n              schedule")
+	mustContain(t, "help", out.String(), "  gen         generate a synthetic graph (kron, urand, grid,\n              road, rgg)")
 }
