@@ -73,7 +73,8 @@ type bcRun struct {
 	rest   *segQueue // ... and the ones that stay unvisited
 	cnt    []counters
 	iter   int
-	front  bitmap // the level pulled from (forward), the successors' level (backward)
+	front  bitmap    // the level pulled from (forward), the successors' level (backward)
+	acc    []float64 // backward push: the sums gathered for level d
 }
 
 func runBC(ctx context.Context, r *Run) error {
@@ -248,10 +249,10 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note stri
 			return 0, err
 		}
 		t := time.Now()
-		verts, scanned := b.backward(d, src)
+		verts, scanned, bdir := b.backward(d, src)
 		phaseEdges += scanned
 		if detailed {
-			r.emit(engine.Record{Iter: b.iter, Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data),
+			r.emit(engine.Record{Iter: b.iter, Phase: "backward", Direction: bdir, Mode: modeOf(b.data),
 				InVertices: verts, EdgesScanned: scanned, Time: time.Since(t)})
 			b.iter++
 		}
@@ -397,14 +398,70 @@ func (b *bcRun) appendNext() {
 }
 
 // backward computes the dependencies of level d from those of level d+1 and adds them to the
-// centralities. It returns the vertices of the level and the edges scanned. Successors are
-// told by a bitmap of level d+1, a cached bit test per arc, so that only successor arcs load
-// a quotient from the (uncached) coef array: on a random graph most arcs of the widest level
-// lead sideways or back. Level d's own quotients can then be written at once: no reader of
-// this step looks at level d.
-func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
+// centralities. It returns the vertices of the level, the edges scanned and the direction.
+//
+// Pull (each v of level d sums over its out-arcs): successors are told by a bitmap of level
+// d+1, a cached bit test per arc, so that only successor arcs load a quotient from the
+// (uncached) coef array: on a random graph most arcs of the widest level lead sideways or
+// back. Level d's own quotients can then be written at once: no reader of this step looks at
+// level d. Over stored levels, when level d+1 has under a quarter of the in-arcs that level d
+// has out-arcs (the level after the widest, on a random graph), the step pushes instead: each w of level d+1 adds its quotient
+// along its in-arcs into the accumulators of level d (atomic float adds, tested against a
+// bitmap of level d), and a second pass turns them into dependencies. The deepest level has
+// no successors and scans nothing.
+func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.Direction) {
 	r, g := b.r, b.g
 	clear(b.cnt)
+	finish := func(v uint32, s float64) {
+		sv := b.sigma[v]
+		delta := sv * s
+		b.coef[v] = (1 + delta) / sv
+		if v != src {
+			b.cent[v] += delta
+		}
+	}
+	if b.data {
+		f, next := b.level(d), b.level(d+1)
+		var pullArcs, pushArcs int64
+		for _, v := range f {
+			pullArcs += g.Offsets[v+1] - g.Offsets[v]
+		}
+		for _, w := range next {
+			pushArcs += b.gt.Offsets[w+1] - b.gt.Offsets[w]
+		}
+		switch {
+		case len(next) == 0:
+			r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
+				for _, v := range f[lo:hi] {
+					finish(v, 0)
+				}
+			})
+			return int64(len(f)), 0, engine.Pull
+		case 4*pushArcs < pullArcs: // atomics cost several bit tests, and contend on hubs
+			if b.acc == nil {
+				b.acc = make([]float64, b.n)
+			}
+			acc, gt := b.acc, b.gt
+			front := b.markLevel(d)
+			r.forRange(len(next), 64, 1, func(_, lo, hi int) {
+				for _, w := range next[lo:hi] {
+					cw := b.coef[w]
+					for _, v := range gt.Neighbors[gt.Offsets[w]:gt.Offsets[w+1]] {
+						if front.has(v) {
+							atomicAddFloat64(&acc[v], cw)
+						}
+					}
+				}
+			})
+			r.forRange(len(f), 4096, 1, func(_, lo, hi int) {
+				for _, v := range f[lo:hi] {
+					finish(v, acc[v])
+					acc[v] = 0
+				}
+			})
+			return int64(len(f)), pushArcs, engine.Push
+		}
+	}
 	succ := b.markLevel(d + 1)
 	visit := func(w int, v uint32) {
 		nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
@@ -414,12 +471,7 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 				s += b.coef[x]
 			}
 		}
-		sv := b.sigma[v]
-		delta := sv * s
-		b.coef[v] = (1 + delta) / sv
-		if v != src {
-			b.cent[v] += delta
-		}
+		finish(v, s)
 		b.cnt[w].c += int64(len(nb))
 	}
 	if b.data {
@@ -441,7 +493,7 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64) {
 		})
 	}
 	s := sumCounters(b.cnt)
-	return s.a, s.c
+	return s.a, s.c, engine.Pull
 }
 
 // markLevel returns the bitmap of level d: from the stored level (data) or a depth sweep.
