@@ -296,7 +296,7 @@ func validateCSR(off []int64, nb []uint32, n uint64) string {
 			mx = max(mx, u)
 		}
 		bad[p] = -1
-		if uint64(mx) >= n {
+		if ar[p] < ar[p+1] && uint64(mx) >= n {
 			bad[p] = int64(mx)
 		}
 	})

@@ -38,14 +38,16 @@ func TestGWGRoundTrip(t *testing.T) {
 }
 
 func TestGWGEmptyGraph(t *testing.T) {
-	g, _ := FromEdges(3, nil, true, false)
-	path := filepath.Join(t.TempDir(), "e.gwg")
-	if err := WriteGWG(path, g); err != nil {
-		t.Fatal(err)
-	}
-	h, err := ReadGWG(path)
-	if err != nil || h.NumVertices() != 3 || h.NumArcs() != 0 {
-		t.Fatalf("got %v %v", h, err)
+	for _, n := range []int{0, 1, 3} {
+		g, _ := FromEdges(n, nil, true, false)
+		path := filepath.Join(t.TempDir(), "e.gwg")
+		if err := WriteGWG(path, g); err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadGWG(path)
+		if err != nil || h.NumVertices() != n || h.NumArcs() != 0 {
+			t.Fatalf("V=%d: got %v %v", n, h, err)
+		}
 	}
 }
 
