@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -137,8 +136,6 @@ func (e *Engine) Close() error {
 		return nil
 	})
 }
-
-var errNoFit = errors.New("does not fit")
 
 // CopyBandwidth measures the device's copy bandwidth: a device-to-device copy of bytes,
 // timed with events (median of reps), counting bytes read plus bytes written, in bytes per

@@ -169,14 +169,3 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_far_split(const Args a)
         }
     }
 }
-
-// util_set_source: val[src] = value and the queue holds src (out_q[0], *out_len = 1).
-extern "C" __global__ void util_set_source(const Args a) {
-    if (threadIdx.x == 0 && blockIdx.x == 0) {
-        a.val[a.iter] = (int)a.bound;
-        if (a.out_q) {
-            a.out_q[0] = (u32)a.iter;
-            *a.out_len = 1;
-        }
-    }
-}
