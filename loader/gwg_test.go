@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -181,5 +182,33 @@ func TestGWGOptions(t *testing.T) {
 	}
 	if d := mustLoad(t, path, opts(func(o *Options) { o.Weights = "drop" })); d.Weighted() {
 		t.Error("weights=drop kept weights")
+	}
+}
+
+// TestGWGRoundTripRandom writes and reads back small random graphs of every shape.
+func TestGWGRoundTripRandom(t *testing.T) {
+	dir := t.TempDir()
+	for seed := uint64(0); seed < 40; seed++ {
+		r := rand.New(rand.NewPCG(seed, 9))
+		n := r.IntN(30)
+		var edges []Edge
+		for i := 0; n > 0 && i < r.IntN(100); i++ {
+			edges = append(edges, Edge{uint32(r.IntN(n)), uint32(r.IntN(n)), int32(r.IntN(50))})
+		}
+		g, err := FromEdges(n, edges, seed%2 == 0, seed%3 == 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "r.gwg")
+		if err := WriteGWG(path, g); err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadGWG(path)
+		if err != nil {
+			t.Fatalf("seed %d (V=%d, %d edges): %v", seed, n, len(edges), err)
+		}
+		if h.Fingerprint() != g.Fingerprint() {
+			t.Fatalf("seed %d: the graph changed", seed)
+		}
 	}
 }
