@@ -196,6 +196,9 @@ func cmdOpen(ec *execCtx) error {
 	for _, c := range comps {
 		s.removeNamedLocked(c.name)
 		s.comparisons = append(s.comparisons, c)
+		if len(items) == 0 { // a session of comparisons only: last and plot last name the newest
+			s.lastName, s.lastAlg = c.name, c.alg
+		}
 	}
 	s.mu.Unlock()
 	s.note("opened %s: %s, %s, %s (results keep their summaries and traces, not per-vertex values)\n",

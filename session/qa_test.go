@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,10 +18,9 @@ import (
 // estimate, which src=auto needs) in its time: on kron scale=18 a 8 ms BFS showed as 450 ms.
 func TestFirstRunTimeExcludesGraphProperties(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates two kron graphs")
+		t.Skip("generates kron graphs")
 	}
 	s, out := newTest(t)
-	do(t, s, out, "gen k = kron scale=15 degree=16; set live=off")
 	twin, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "15", "degree": "16"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -28,18 +28,21 @@ func TestFirstRunTimeExcludesGraphProperties(t *testing.T) {
 	start := time.Now()
 	twin.Properties()
 	props := time.Since(start)
-
-	do(t, s, out, "run bfs as first; run bfs repeat=3 as later")
-	first, err := s.result("first")
-	if err != nil {
-		t.Fatal(err)
+	// On a loaded machine one run can stall for as long as the properties take: the first run
+	// counts them only if it is slow on every one of three fresh graphs.
+	var msgs []string
+	for try := 1; try <= 3; try++ {
+		do(t, s, out, fmt.Sprintf("gen k = kron scale=15 degree=16 seed=%d; set live=off; run bfs as first; run bfs repeat=3 as later", try))
+		first, _ := s.result("first")
+		later, _ := s.result("later")
+		extra := first.r.Summary.Time - later.r.Summary.Time // later: the median of 3 runs
+		if extra <= props/2 {
+			return
+		}
+		msgs = append(msgs, fmt.Sprintf("first %v, later %v", first.r.Summary.Time, later.r.Summary.Time))
 	}
-	later, _ := s.result("later")
-	extra := first.r.Summary.Time - later.r.Summary.Time // later: the median of 3 runs
-	if extra > props/2 {
-		t.Errorf("the first BFS took %v, later ones %v, and computing the graph's properties takes %v: the first run's time includes them",
-			first.r.Summary.Time, later.r.Summary.Time, props)
-	}
+	t.Errorf("computing the graph's properties takes %v, and the first BFS on a new graph is slower by more than half that: %s",
+		props, strings.Join(msgs, "; "))
 }
 
 // A src beyond the graph is refused before anything runs, with the command's name.
@@ -519,4 +522,15 @@ func TestHelpWraps(t *testing.T) {
 	out.Reset()
 	s.Exec(context.Background(), "help")
 	mustContain(t, "help", out.String(), "  gen         generate a synthetic graph (kron, urand, grid,\n              road, rgg)")
+}
+
+// After opening a session of comparisons only, last is the newest comparison's last row.
+func TestLastAfterOpeningComparisons(t *testing.T) {
+	s, out := newTest(t)
+	dir := t.TempDir()
+	do(t, s, out, "gen k = kron scale=4 degree=2; compare bfs direction=push,pull src=0; save "+dir+"/c.json")
+	s2, out2 := newTest(t)
+	do(t, s2, out2, "open "+dir+"/c.json")
+	mustContain(t, "trace last", do(t, s2, out2, "trace last"), "cmp1.2: bfs on k [cpu]")
+	mustContain(t, "plot last", do(t, s2, out2, "plot last"), "cmp1: compare bfs on k")
 }
