@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/gworkbench/gworkbench/engine"
 )
@@ -105,13 +107,24 @@ func (s *Session) recordLine(rec engine.Record) string {
 }
 
 func switchReason(sw *engine.Switch) string {
-	if sw.Reason != "" {
-		return sw.Reason
+	// The two quantities, when the engine gives them, read better than its sentence: counts
+	// as the tables print them (57,460, not 5.746e+04).
+	if sw.Lhs.Name != "" && sw.Op != "" {
+		return fmt.Sprintf("%s %s %s %s %s", sw.Lhs.Name, fmtQuantity(sw.Lhs.Value), sw.Op, sw.Rhs.Name, fmtQuantity(sw.Rhs.Value))
 	}
-	if sw.Lhs.Name != "" {
-		return fmt.Sprintf("%s %s %s %s %s", sw.Lhs.Name, fmtFloat(sw.Lhs.Value), sw.Op, sw.Rhs.Name, fmtFloat(sw.Rhs.Value))
+	return sw.Reason
+}
+
+// fmtQuantity formats a quantity of a switch: large ones as rounded counts, small ones with
+// four significant digits.
+func fmtQuantity(v float64) string {
+	switch {
+	case math.IsInf(v, 0) || math.IsNaN(v):
+		return fmt.Sprint(v)
+	case math.Abs(v) >= 1000:
+		return fmtCount(int64(math.Round(v)))
 	}
-	return ""
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // switchText describes a switch record in one line.

@@ -534,3 +534,19 @@ func TestLastAfterOpeningComparisons(t *testing.T) {
 	mustContain(t, "trace last", do(t, s2, out2, "trace last"), "cmp1.2: bfs on k [cpu]")
 	mustContain(t, "plot last", do(t, s2, out2, "plot last"), "cmp1: compare bfs on k")
 }
+
+// A switch reads its quantities as the tables print counts, not in exponent notation.
+func TestSwitchQuantities(t *testing.T) {
+	sw := &engine.Switch{What: "direction", From: "push", To: "pull", Reason: "scoutCount 5.746e+04 > unexplored edges / alpha 1.169e+04",
+		Lhs: engine.Quantity{Name: "scoutCount", Value: 57460}, Op: ">", Rhs: engine.Quantity{Name: "unexplored edges / alpha", Value: 11694.53}}
+	if got, want := switchReason(sw), "scoutCount 57,460 > unexplored edges / alpha 11,695"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	sw = &engine.Switch{Lhs: engine.Quantity{Name: "awakeCount", Value: 117}, Op: "<", Rhs: engine.Quantity{Name: "V / beta", Value: 224.3889}}
+	if got, want := switchReason(sw), "awakeCount 117 < V / beta 224.4"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if got := switchReason(&engine.Switch{Reason: "frontier 5 < V 100 / beta 18"}); got != "frontier 5 < V 100 / beta 18" {
+		t.Errorf("a sentence alone: %q", got)
+	}
+}
