@@ -410,8 +410,8 @@ func cross(axes []engine.Axis, f func(engine.Schedule)) {
 // must leave no knob auto that the engine resolved, and its trace must have streamed to the
 // observer record for record. In -short mode only every third schedule runs (rotating with
 // the graph, so that the matrix still covers every schedule). Graphs over 20,000 vertices
-// take the default schedule and about eight others spread over the list (see sampled), and
-// skip chunks under 64.
+// (in -short mode, over 2,000) take the default schedule and about eight others spread over
+// the list (see sampled), and skip chunks under 64.
 func Run(t *testing.T, engineName string, algorithms ...engine.Algorithm) {
 	t.Helper()
 	e, err := engine.Open(engineName)
@@ -439,10 +439,14 @@ func Run(t *testing.T, engineName string, algorithms ...engine.Algorithm) {
 				}
 				t.Run(c.Name, func(t *testing.T) {
 					for si, s := range scheds {
-						if testing.Short() && (si+gi)%3 != 0 && si != 0 {
+						if testing.Short() && (si+gi)%3 != 0 && si != 0 && c.G.NumVertices() <= 2000 {
 							continue
 						}
-						if big := c.G.NumVertices() > 20000; big && (s.Chunk > 0 && s.Chunk < 64 || !sampled(si, gi, len(scheds))) {
+						bigN := 20000
+						if testing.Short() {
+							bigN = 2000 // the real graphs, under -race
+						}
+						if big := c.G.NumVertices() > bigN; big && (s.Chunk > 0 && s.Chunk < 64 || !sampled(si, gi, len(scheds))) {
 							continue // the small graphs take every schedule; NY would take minutes
 						}
 						runOne(t, e, c, a, s, want, strict)
