@@ -3,5 +3,8 @@
 // combinations are valid, the per-iteration trace, and the result.
 //
 // Engines (engine/ref, engine/cpu, engine/gpu) register themselves by name; the session opens
-// them with Open and never knows more about them than that name.
+// them with Open and never knows more about them than that name. An engine may also list the
+// schedule space it runs (Spacer), which the conformance suite in engine/enginetest crosses
+// against engine/ref with Verify: exact depths and distances, the same component partition,
+// PageRank within PRTolerance in L1, and what each other algorithm's verifier demands.
 package engine
