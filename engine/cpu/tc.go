@@ -467,12 +467,13 @@ type tcHeads struct {
 
 func tcCountHeads(r *Run, h *tcAdj) *tcHeads {
 	n, m := len(h.off)-1, int64(len(h.nb))
-	hd := &tcHeads{bounds: make([]int, r.Workers+1), counts: make([][]int64, r.Workers)}
-	for w := 1; w <= r.Workers; w++ {
-		hd.bounds[w] = min(sortSearch64(h.off[1:], m*int64(w)/int64(r.Workers)-1)+1, n)
+	workers := min(r.Workers, 4) // each block costs 8 bytes per vertex
+	hd := &tcHeads{bounds: make([]int, workers+1), counts: make([][]int64, workers)}
+	for w := 1; w <= workers; w++ {
+		hd.bounds[w] = min(sortSearch64(h.off[1:], m*int64(w)/int64(workers)-1)+1, n)
 	}
-	hd.bounds[r.Workers] = n
-	parallel(r.Workers, func(w int) {
+	hd.bounds[workers] = n
+	parallel(workers, func(w int) {
 		c := make([]int64, n)
 		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
 			for _, v := range h.nb[h.off[x]:h.off[x+1]] {
@@ -518,7 +519,7 @@ func tcBuildInArcs(r *Run, h *tcAdj, hd *tcHeads) *tcInArcs {
 	}
 	off[n] = sum
 	ia := &tcInArcs{off: off, src: make([]uint32, sum), pos: make([]uint32, sum)}
-	parallel(r.Workers, func(w int) {
+	parallel(len(hd.counts), func(w int) {
 		cur := hd.counts[w]
 		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
 			for i, v := range h.nb[h.off[x]:h.off[x+1]] {
