@@ -13,7 +13,11 @@ import (
 // eighths are the partial-block glyphs for vertical bars, index = eighths of a cell filled.
 var eighths = []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
 
-const shade = "▒" // a topology-driven iteration's bar
+const (
+	shade      = "▒" // a topology-driven iteration's bar
+	lightShade = "░" // a topology-driven pull iteration's bar, without colour
+	pullGlyph  = "▓" // a pull iteration's bar, without colour
+)
 
 // ChartOptions size a chart in terminal cells and pick log scale and colour. Width 0 means
 // 80, Height 0 means 16. Height is the number of lines the chart occupies at most.
@@ -110,21 +114,58 @@ func (s scaler) inverse(f float64) float64 {
 	return f * s.max
 }
 
+// cellFill says how a column's bar is drawn: the glyph of a full cell, and whether the bar
+// is drawn in whole cells (glyphs other than █ have no partial forms).
+type cellFill func(c column) (full string, whole bool)
+
+// dirFill draws bars by direction and mode. With colour, direction is the colour and
+// topology-driven bars are shaded ▒; without it, the glyph carries both: █ push, ▓ pull,
+// ▒ topology-driven push, ░ topology-driven pull. A bin takes its majority.
+func dirFill(color bool) cellFill {
+	return func(c column) (string, bool) {
+		topo, pull := c.topo > c.data, c.pull > c.push && !color
+		switch {
+		case topo && pull:
+			return lightShade, true
+		case topo:
+			return shade, true
+		case pull:
+			return pullGlyph, true
+		}
+		return "█", false
+	}
+}
+
+// timeFill is dirFill without the modes: time bars are drawn solid.
+func timeFill(color bool) cellFill {
+	return func(c column) (string, bool) {
+		if !color && c.pull > c.push {
+			return pullGlyph, true
+		}
+		return "█", false
+	}
+}
+
 // barRows draws the bars of cols, h rows high, top row first. Each column takes lay.colW
-// cells, of which lay.barW are bar. topo columns are drawn shaded in whole cells.
-func barRows(cols []column, val func(column) float64, sc scaler, h int, lay layout, color bool, st func(column) *lipgloss.Style, topo func(column) bool) []string {
+// cells, of which lay.barW are bar, drawn as fill says (nil: solid █).
+func barRows(cols []column, val func(column) float64, sc scaler, h int, lay layout, color bool, st func(column) *lipgloss.Style, fill cellFill) []string {
+	if fill == nil {
+		fill = func(column) (string, bool) { return "█", false }
+	}
 	rows := make([]string, h)
 	heights := make([]int, len(cols))
+	glyphs := make([]string, len(cols))
 	for i, c := range cols {
 		v := val(c)
 		e := int(math.Round(sc.frac(v) * float64(h*8)))
 		if v > 0 && e == 0 {
 			e = 1
 		}
-		if topo != nil && topo(c) {
+		g, whole := fill(c)
+		if whole {
 			e = (e + 7) / 8 * 8
 		}
-		heights[i] = e
+		heights[i], glyphs[i] = e, g
 	}
 	gap := strings.Repeat(" ", lay.colW-lay.barW)
 	for r := 0; r < h; r++ {
@@ -135,10 +176,7 @@ func barRows(cols []column, val func(column) float64, sc scaler, h int, lay layo
 			g := " "
 			switch {
 			case fill >= 8:
-				g = "█"
-				if topo != nil && topo(c) {
-					g = shade
-				}
+				g = glyphs[i]
 			case fill > 0:
 				g = eighths[fill]
 			}
@@ -226,10 +264,32 @@ type step struct {
 	time        time.Duration
 	dir         engine.Direction
 	mode        engine.Driven
+	phase       string
 }
 
 func stepOf(r *engine.Record) step {
-	return step{in: r.InVertices, scanned: r.EdgesScanned, time: r.Time, dir: r.Direction, mode: r.Mode}
+	return step{in: r.InVertices, scanned: r.EdgesScanned, time: r.Time, dir: r.Direction, mode: r.Mode, phase: r.Phase}
+}
+
+// frontierless reports whether the iterations have no frontier to draw: none counts input
+// vertices, or every one is topology-driven over the same vertices (triangle counting, a
+// topology-driven PageRank), so a frontier chart would be empty or a flat wall. Their charts
+// show the time of each step and its phase instead.
+func frontierless(s series) bool {
+	if s.n == 0 {
+		return false
+	}
+	first := s.at(0).in
+	zero, flat := true, true
+	for i := range s.n {
+		x := s.at(i)
+		zero = zero && x.in == 0
+		flat = flat && x.mode == engine.Topology && x.in == first
+		if !zero && !flat {
+			return false
+		}
+	}
+	return true
 }
 
 // series is the iterations a chart draws: n steps, the switches and phases between them,

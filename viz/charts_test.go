@@ -95,7 +95,7 @@ func TestFrontierChartLogScale(t *testing.T) {
 func TestFrontierChartSwitches(t *testing.T) {
 	out := FrontierChart(bfsTrace(11), ChartOptions{Width: 100, Height: 20})
 	for _, want := range []string{"a it 4  direction push→pull: frontier edges 1.2M > unexplored edges / alpha 0.9M",
-		"b it 7  direction pull→push: frontier 3100 < V/beta 35k", ">>>>", "<<<<", "edges"} {
+		"b it 7  direction pull→push: frontier 3,100 < V/beta 35,000", ">>>>", "<<<<", "edges"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}

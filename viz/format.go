@@ -64,3 +64,47 @@ func sig3(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
+
+// Sig3 formats a number with three significant digits, as the session's tables print times in
+// milliseconds: 0.504, 1.50, 12.3, 123. The bounds are where rounding reaches the next decade,
+// so 0.9996 is 1.00, not 1.000.
+func Sig3(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 99.95:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 9.995:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 0.9995:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// Count formats a quantity as a count with thousands separators (57,460); values under 1000
+// keep four significant digits (0.0125, 312.5).
+func Count(v float64) string {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	if math.Abs(v) < 1000 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	n := int64(math.Round(v))
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	d := strconv.FormatInt(n, 10)
+	var b []byte
+	if neg {
+		b = append(b, '-')
+	}
+	for i := range len(d) {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d[i])
+	}
+	return string(b)
+}

@@ -14,7 +14,10 @@ const axisW = 6 // cells of y-axis labels
 
 // FrontierChart draws the input frontier of every iteration (vertices) as a vertical bar,
 // coloured by direction (push blue ">", pull orange "<") and drawn solid for data-driven
-// iterations and shaded "▒" for topology-driven ones. When there are more iterations than
+// iterations and shaded "▒" for topology-driven ones; without colour the glyph tells the
+// direction (█ push, ▓ pull, ▒ and ░ topology-driven push and pull). An algorithm without
+// frontiers (every step over all vertices, as triangle counting) gets the time of each step
+// with its phases instead. When there are more iterations than
 // columns they are binned, and a bin shows its largest frontier. Switches and phases are
 // lettered above the bars and explained, with their reason, below; a second series shows
 // the edges scanned. It draws an empty trace and a single iteration too.
@@ -27,12 +30,20 @@ func frontierChart(s series, o ChartOptions) string {
 	n, marks := s.n, s.marks
 	plotW := w - axisW - 1
 	lay := makeLayout(n, plotW)
-	cols := binIterations(s, lay.perCol,
-		func(r step) float64 { return float64(r.in) },
-		func(r step) float64 { return float64(r.scanned) })
+	// An algorithm without frontiers (triangle counting) gets the time of each step, with
+	// its phases, instead of an empty chart with a push/pull legend.
+	noFrontier := frontierless(s)
+	val := func(r step) float64 { return float64(r.in) }
+	if noFrontier {
+		val = func(r step) float64 { return float64(r.time) }
+	}
+	cols := binIterations(s, lay.perCol, val, func(r step) float64 { return float64(r.scanned) })
 
 	var b strings.Builder
 	title := "frontier (vertices)"
+	if noFrontier {
+		title = "no frontier: time per step"
+	}
 	if o.Log {
 		title += " (log)"
 	}
@@ -46,7 +57,11 @@ func frontierChart(s series, o ChartOptions) string {
 	default:
 		title += fmt.Sprintf(" · %d iterations", n)
 	}
-	for _, l := range []string{legend(o.Color, false), legend(o.Color, true), ""} {
+	legends := []string{legend(o.Color, false), legend(o.Color, true), ""}
+	if noFrontier {
+		legends = legends[2:]
+	}
+	for _, l := range legends {
 		if l == "" || ansi.StringWidth(title)+3+ansi.StringWidth(l) <= w {
 			if l != "" {
 				title += "   " + l
@@ -83,7 +98,7 @@ func frontierChart(s series, o ChartOptions) string {
 	// the direction strip, the switch letters, the switch notes and the edges series; the
 	// bars get the rest.
 	rest := h - 3
-	showStrip := rest >= 2
+	showStrip := rest >= 2 && !noFrontier
 	if showStrip {
 		rest--
 	}
@@ -129,9 +144,18 @@ func frontierChart(s series, o ChartOptions) string {
 	for _, c := range cols {
 		sc.max = max(sc.max, c.v)
 	}
-	bars := barRows(cols, func(c column) float64 { return c.v }, sc, barH, lay, o.Color,
-		column.style, func(c column) bool { return c.topo > c.data })
-	writeAxisRows(&b, yAxis(sc, barH, axisW), bars, o.Color)
+	style, fill, labels := column.style, dirFill(o.Color), yAxis(sc, barH, axisW)
+	if noFrontier {
+		style = func(column) *lipgloss.Style { return &timeStyle }
+		fill = nil
+		for i, l := range labels {
+			if strings.TrimSpace(l) != "" {
+				labels[i] = padLeft(durationLabel(sc, i, barH), axisW)
+			}
+		}
+	}
+	bars := barRows(cols, func(c column) float64 { return c.v }, sc, barH, lay, o.Color, style, fill)
+	writeAxisRows(&b, labels, bars, o.Color)
 	b.WriteString(paint(o.Color, axisStyle, strings.Repeat(" ", axisW)+"└"+xAxis(cols, lay, plotW)))
 	b.WriteByte('\n')
 
@@ -217,11 +241,13 @@ func describeMark(r *engine.Record) string {
 	}
 	s := r.Switch
 	text := fmt.Sprintf("%s %s→%s", s.What, s.From, s.To)
+	// The two quantities, when the engine gives them, read better than its sentence, which
+	// may print them as 5.746e+04: counts, as the tables print them (57,460).
 	switch {
+	case s.Op != "" && s.Lhs.Name != "":
+		text += fmt.Sprintf(": %s %s %s %s %s", s.Lhs.Name, Count(s.Lhs.Value), s.Op, s.Rhs.Name, Count(s.Rhs.Value))
 	case s.Reason != "":
 		text += ": " + s.Reason
-	case s.Op != "":
-		text += fmt.Sprintf(": %s %s %s %s %s", s.Lhs.Name, Human(s.Lhs.Value), s.Op, s.Rhs.Name, Human(s.Rhs.Value))
 	}
 	return text
 }
@@ -229,11 +255,11 @@ func describeMark(r *engine.Record) string {
 func legend(color, short bool) string {
 	switch {
 	case short && !color:
-		return ">push <pull ▒topo"
+		return "█push ▓pull ▒░topo"
 	case short:
 		return pushStyle.Render("push") + " " + pullStyle.Render("pull") + " ▒topo"
 	case !color:
-		return "> push  < pull  █ data  ▒ topology"
+		return "█ push  ▓ pull  ▒ topology push  ░ topology pull"
 	}
 	return pushStyle.Render("█ push") + "  " + pullStyle.Render("█ pull") + "  █ data  " + shade + " topology"
 }

@@ -45,7 +45,8 @@ func hbar(f float64, w int, nonzero bool) string {
 }
 
 // SeriesChart draws one horizontal bar per x value (a sweep's knob values or a compare's
-// runs) with its y value and unit, and marks the smallest y as best.
+// runs) with its y value (three significant digits, as the tables) and unit, and marks the
+// smallest y as best.
 func SeriesChart(title, unit string, xs []string, ys []float64, o ChartOptions) string {
 	w, _ := o.size()
 	n := min(len(xs), len(ys))
@@ -62,7 +63,7 @@ func SeriesChart(title, unit string, xs []string, ys []float64, o ChartOptions) 
 	vals := make([]string, n)
 	for i := range n {
 		labW = max(labW, ansi.StringWidth(xs[i]))
-		vals[i] = Human(ys[i])
+		vals[i] = Sig3(ys[i]) // as the tables print times: 0.504 ms, not 0.5 ms
 		if unit != "" {
 			vals[i] += " " + unit
 		}

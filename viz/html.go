@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,10 +17,13 @@ import (
 	"github.com/gworkbench/gworkbench/engine"
 )
 
-// ReportEntry is one command of a session with its printed output and, for runs, its result.
+// ReportEntry is one command of a session with its printed output and, for runs, its result
+// and the name it was kept under, for compares, sweeps and tunes, the comparison.
 type ReportEntry struct {
 	Command, Output string
 	Result          *engine.Result
+	Name            string      // the result's name ("" : none)
+	Compare         *Comparison // a compare, sweep or tune (nil: none)
 }
 
 // WriteReport writes a whole session as one HTML notebook: every command in order with its
@@ -33,7 +38,17 @@ func WriteReport(path string, entries []ReportEntry) error {
 				if err != nil {
 					return err
 				}
+				if e.Name != "" {
+					rs.Heading = e.Name + ": " + rs.Heading
+				}
 				ce.Run = &rs
+			}
+			if e.Compare != nil && len(e.Compare.Labels) > 0 {
+				cs, err := newCompareSection(e.Compare)
+				if err != nil {
+					return err
+				}
+				ce.Compare = &cs
 			}
 			page.Cells = append(page.Cells, ce)
 		}
@@ -50,26 +65,63 @@ func runReport(w io.Writer, r *engine.Result) error {
 	return pageTmpl.ExecuteTemplate(w, "run", page)
 }
 
-func compareReport(w io.Writer, title string, labels []string, ms []float64) error {
-	p, err := comparePlot(title, labels, ms)
+func compareReport(w io.Writer, c *Comparison) error {
+	cs, err := newCompareSection(c)
 	if err != nil {
 		return err
+	}
+	page := reportPage{Title: c.Title, Generated: time.Now().UTC().Format(time.RFC3339), Compare: &cs}
+	return pageTmpl.ExecuteTemplate(w, "compare", page)
+}
+
+// newCompareSection draws the time of each run and tables every column the comparison has:
+// run, time, speed-up against the first run, then iterations, edges, GTEPS and verified.
+func newCompareSection(c *Comparison) (compareSection, error) {
+	if err := c.check(); err != nil {
+		return compareSection{}, err
+	}
+	p, err := comparePlot(c.Title, c.Labels, c.Ms)
+	if err != nil {
+		return compareSection{}, err
 	}
 	svg, err := svgOf([][]*plot.Plot{{p}}, 20*vg.Centimeter, 10*vg.Centimeter)
 	if err != nil {
-		return err
+		return compareSection{}, err
 	}
 	t := htmlTable{Headers: []string{"run", "time (ms)", "speed-up"}}
-	for i := range labels {
-		up := "-"
-		if ms[i] > 0 && len(ms) > 0 {
-			up = fmt.Sprintf("%.2fx", ms[0]/ms[i])
+	for _, col := range []struct {
+		name string
+		n    int
+	}{{"iterations", len(c.Iterations)}, {"edges", len(c.Edges)}, {"GTEPS", len(c.GTEPS)}, {"verified", len(c.Verified)}} {
+		if col.n > 0 {
+			t.Headers = append(t.Headers, col.name)
 		}
-		t.Rows = append(t.Rows, []string{labels[i], fmt.Sprintf("%.3f", ms[i]), up})
 	}
-	page := reportPage{Title: title, Generated: time.Now().UTC().Format(time.RFC3339),
-		Compare: &compareSection{SVG: template.HTML(svg), Table: t}}
-	return pageTmpl.ExecuteTemplate(w, "compare", page)
+	for i := range c.Labels {
+		up := "-"
+		if c.Ms[i] > 0 && c.Ms[0] > 0 {
+			up = fmt.Sprintf("%.2fx", c.Ms[0]/c.Ms[i])
+		}
+		row := []string{c.Labels[i], Sig3(c.Ms[i]), up}
+		if c.Iterations != nil {
+			row = append(row, fmt.Sprint(c.Iterations[i]))
+		}
+		if c.Edges != nil {
+			row = append(row, Count(float64(c.Edges[i])))
+		}
+		if c.GTEPS != nil {
+			g := "-"
+			if c.GTEPS[i] > 0 {
+				g = strconv.FormatFloat(c.GTEPS[i], 'g', 3, 64)
+			}
+			row = append(row, g)
+		}
+		if c.Verified != nil {
+			row = append(row, c.Verified[i])
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return compareSection{Title: c.Title, SVG: template.HTML(svg), Table: t}, nil
 }
 
 type reportPage struct {
@@ -82,9 +134,11 @@ type reportPage struct {
 type cellEntry struct {
 	Command, Output string
 	Run             *runSection
+	Compare         *compareSection
 }
 
 type compareSection struct {
+	Title string
 	SVG   template.HTML
 	Table htmlTable
 }
@@ -117,7 +171,7 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 		return runSection{}, err
 	}
 	s := runSection{
-		Heading: fmt.Sprintf("%s on %s, %s engine", r.Algorithm, r.Graph.Name, r.Engine),
+		Heading: fmt.Sprintf("%s on %s, %s engine, %s", r.Algorithm, r.Graph.Name, r.Engine, scheduleText(r)),
 		SVG:     template.HTML(svg),
 	}
 	kv := func(t *htmlTable, k, v string) { t.Rows = append(t.Rows, []string{k, v}) }
@@ -167,6 +221,25 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 		}
 	}
 	return s, nil
+}
+
+// scheduleText lists the knobs of r's resolved schedule that apply to its algorithm on its
+// engine and differ from their defaults, engine knobs aside ("direction=pull driven=data"), so that a push run
+// and a pull run are told apart at a glance; "default schedule" when none does.
+func scheduleText(r *engine.Result) string {
+	var parts []string
+	for _, k := range engine.Knobs() {
+		if slices.Contains(engine.EngineKnobs(), k.Name) {
+			continue // workers, chunk, split: how fast, not which algorithm; the table has them
+		}
+		if v := r.Schedule.Get(k.Name); v != k.Default && k.AppliesTo(r.Algorithm, r.Engine) {
+			parts = append(parts, k.Name+"="+v)
+		}
+	}
+	if len(parts) == 0 {
+		return "default schedule"
+	}
+	return strings.Join(parts, " ")
 }
 
 // TraceRows returns the per-iteration table of a trace (the `trace` command's columns):
@@ -241,5 +314,6 @@ footer{color:#888;font-size:.8rem;margin-top:3rem}
 {{range .Cells}}<pre class="cmd">&gt; {{.Command}}</pre>
 {{if .Output}}<pre>{{.Output}}</pre>{{end}}
 {{if .Run}}<h2>{{.Run.Heading}}</h2>{{template "runbody" .Run}}{{end}}
+{{if .Compare}}<h2>{{.Compare.Title}}</h2>{{.Compare.SVG}}{{template "table" .Compare.Table}}{{end}}
 {{end}}{{template "foot" .}}{{end}}
 `))

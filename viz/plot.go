@@ -25,6 +25,7 @@ var (
 	pushRGB = color.RGBA{R: 0x00, G: 0xaf, B: 0xff, A: 0xff}
 	pullRGB = color.RGBA{R: 0xff, G: 0x87, B: 0x00, A: 0xff}
 	edgeRGB = color.RGBA{R: 0x00, G: 0xaf, B: 0x5f, A: 0xff}
+	timeRGB = color.RGBA{R: 0x87, G: 0xaf, B: 0xd7, A: 0xff}
 )
 
 const maxFileBars = 400 // iterations are binned beyond this many bars in file plots
@@ -47,22 +48,59 @@ func WriteRunPlot(path string, r *engine.Result) error {
 }
 
 // WriteComparePlot writes a bar chart of time per run (ms) labelled by run, as an image
-// (.svg, .png) or a page with the chart and a table (.html).
+// (.svg, .png) or a page with the chart and a table (.html). WriteComparisonPlot takes the
+// other columns of the table too.
 func WriteComparePlot(path, title string, labels []string, ms []float64) error {
-	if len(labels) != len(ms) {
-		return fmt.Errorf("viz: %d labels for %d times", len(labels), len(ms))
+	return WriteComparisonPlot(path, &Comparison{Title: title, Labels: labels, Ms: ms})
+}
+
+// Comparison is a compare, sweep or tune: one entry per run that ran, in the order run. Ms is
+// the time of each run in milliseconds; the other columns are optional (nil: not known) and,
+// when given, as long as Labels.
+type Comparison struct {
+	Title      string
+	Labels     []string
+	Ms         []float64
+	Iterations []int
+	Edges      []int64   // edges traversed
+	GTEPS      []float64 // 0: not measured
+	Verified   []string  // "ok", "DIFFERS", "-" ...
+}
+
+func (c *Comparison) check() error {
+	n := len(c.Labels)
+	for _, l := range []struct {
+		name string
+		n    int
+	}{{"times", len(c.Ms)}, {"iteration counts", len(c.Iterations)}, {"edge counts", len(c.Edges)},
+		{"GTEPS", len(c.GTEPS)}, {"verified", len(c.Verified)}} {
+		if l.n != n && (l.n != 0 || l.name == "times") {
+			return fmt.Errorf("viz: %d labels for %d %s", n, l.n, l.name)
+		}
+	}
+	return nil
+}
+
+// WriteComparisonPlot writes a bar chart of time per run (ms) labelled by run, as an image
+// (.svg, .png) or a page with the chart and a table of every column given (.html).
+func WriteComparisonPlot(path string, c *Comparison) error {
+	if c == nil {
+		return fmt.Errorf("viz: no comparison to plot")
+	}
+	if err := c.check(); err != nil {
+		return err
 	}
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".svg", ".png":
 		return writeFile(path, func(w io.Writer) error {
-			p, err := comparePlot(title, labels, ms)
+			p, err := comparePlot(c.Title, c.Labels, c.Ms)
 			if err != nil {
 				return err
 			}
 			return render(w, ext[1:], 20*vg.Centimeter, 10*vg.Centimeter, [][]*plot.Plot{{p}})
 		})
 	case ".html", ".htm":
-		return writeFile(path, func(w io.Writer) error { return compareReport(w, title, labels, ms) })
+		return writeFile(path, func(w io.Writer) error { return compareReport(w, c) })
 	default:
 		return fmt.Errorf("viz: %s: unknown plot format %q (want .svg, .png or .html)", path, ext)
 	}
@@ -134,23 +172,29 @@ func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
 		p.Legend.Top = true
 		return p
 	}
+	if frontierless(its) {
+		// No frontier to draw (triangle counting): the time of each step, with its phase,
+		// then the edges it scanned.
+		tp := newPlot(fmt.Sprintf("%s on %s (%s engine): no frontier, time per step", r.Algorithm, r.Graph.Name, r.Engine), "ms")
+		if err := addBars(tp, times, timeRGB); err != nil {
+			return nil, err
+		}
+		if its.n <= 40 && per == 1 {
+			tp.X.Tick.Marker = phaseTicks(its)
+		}
+		ep := newPlot("edges scanned per step", "edges")
+		if err := addBars(ep, edgeColumns(front), edgeRGB); err != nil {
+			return nil, err
+		}
+		return [][]*plot.Plot{{tp}, {ep}}, nil
+	}
 	fp := newPlot(fmt.Sprintf("%s on %s (%s engine): frontier per iteration", r.Algorithm, r.Graph.Name, r.Engine), "vertices in")
 	if err := addDirectionBars(fp, front); err != nil {
 		return nil, err
 	}
 	ep := newPlot("edges scanned per iteration", "edges")
-	if len(front) > 0 {
-		vs := make(plotter.Values, len(front))
-		for i, c := range front {
-			vs[i] = c.e
-		}
-		bc, err := plotter.NewBarChart(vs, barWidth(len(front)))
-		if err != nil {
-			return nil, err
-		}
-		bc.Color = edgeRGB
-		bc.LineStyle.Width = 0
-		ep.Add(bc)
+	if err := addBars(ep, edgeColumns(front), edgeRGB); err != nil {
+		return nil, err
 	}
 	tp := newPlot("time per iteration", "ms")
 	if err := addDirectionBars(tp, times); err != nil {
@@ -172,6 +216,43 @@ func (humanTicks) Ticks(min, max float64) []plot.Tick {
 		if ts[i].Label != "" {
 			ts[i].Label = Human(ts[i].Value)
 		}
+	}
+	return ts
+}
+
+// edgeColumns returns the columns with their second series (edges scanned) as the value.
+func edgeColumns(cols []column) []column {
+	out := make([]column, len(cols))
+	for i, c := range cols {
+		out[i] = column{v: c.e, first: c.first, last: c.last}
+	}
+	return out
+}
+
+// addBars adds the columns as one bar series, without a legend.
+func addBars(p *plot.Plot, cols []column, col color.Color) error {
+	if len(cols) == 0 {
+		return nil
+	}
+	vs := make(plotter.Values, len(cols))
+	for i, c := range cols {
+		vs[i] = c.v
+	}
+	bc, err := plotter.NewBarChart(vs, barWidth(len(cols)))
+	if err != nil {
+		return err
+	}
+	bc.Color = col
+	bc.LineStyle.Width = 0
+	p.Add(bc)
+	return nil
+}
+
+// phaseTicks labels each iteration with its number and phase ("0 orient", "1 count").
+func phaseTicks(s series) plot.ConstantTicks {
+	ts := make(plot.ConstantTicks, s.n)
+	for i := range s.n {
+		ts[i] = plot.Tick{Value: float64(i), Label: strings.TrimSpace(itoa(i) + " " + s.at(i).phase)}
 	}
 	return ts
 }

@@ -14,6 +14,7 @@ var (
 	mixedStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("141")) // violet
 	edgeStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("35"))  // green
 	axisStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("244")) // grey
+	timeStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("110")) // steel blue: time, no direction
 	markStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("220")).Bold(true)
 	headStyle  = lipgloss.NewStyle().Bold(true)
 	bestStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("42")).Bold(true)

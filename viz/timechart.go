@@ -53,7 +53,7 @@ func timeChart(s series, o ChartOptions) string {
 	for _, c := range cols {
 		sc.max = max(sc.max, c.v)
 	}
-	bars := barRows(cols, func(c column) float64 { return c.v }, sc, barH, lay, o.Color, column.style, nil)
+	bars := barRows(cols, func(c column) float64 { return c.v }, sc, barH, lay, o.Color, column.style, timeFill(o.Color))
 	labels := yAxis(sc, barH, axisW)
 	for i, l := range labels {
 		if strings.TrimSpace(l) != "" {
