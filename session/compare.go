@@ -66,6 +66,7 @@ func cmdCompare(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
+	ec.comp = c
 	if err := s.reportComparison(c, ""); err != nil {
 		return err
 	}
@@ -136,6 +137,7 @@ func cmdSweep(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
+	ec.comp = c
 	if err := s.reportComparison(c, pairs[swept].Key); err != nil {
 		return err
 	}

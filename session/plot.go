@@ -33,19 +33,12 @@ func cmdPlot(ec *execCtx) error {
 		}
 	}
 	if c := s.comparisonNamed(name); c != nil {
-		var labels []string
-		var ys []float64
-		for i, row := range c.rows {
-			if row.r != nil {
-				labels = append(labels, c.label(i))
-				ys = append(ys, ms(row.r.Summary.Time))
-			}
-		}
+		vc := c.toViz()
 		if path == "" {
-			s.printf("%s", viz.SeriesChart(c.name+": "+c.title, "ms", labels, ys, s.chartOpts(0)))
+			s.printf("%s", viz.SeriesChart(c.name+": "+c.title, "ms", vc.Labels, vc.Ms, s.chartOpts(0)))
 			return nil
 		}
-		if err := viz.WriteComparePlot(path, c.title, labels, ys); err != nil {
+		if err := viz.WriteComparisonPlot(path, vc); err != nil {
 			return fmt.Errorf("plot: %v", trimPkg(err))
 		}
 		s.note("wrote %s\n", path)
@@ -55,7 +48,7 @@ func cmdPlot(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("plot: %v", err)
 	}
-	*ec.result = it.r
+	*ec.result, ec.name = it.r, it.name
 	if path == "" {
 		s.printf("%s: %s on %s [%s]\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine)
 		s.printf("%s", viz.FrontierChart(it.r.Trace, s.chartOpts(12)))
@@ -67,6 +60,38 @@ func cmdPlot(ec *execCtx) error {
 	}
 	s.note("wrote %s\n", path)
 	return nil
+}
+
+// toViz returns the rows of c that ran, as the charts and tables of plot files and reports
+// draw them: label, time, iterations, edges, GTEPS and verified.
+func (c *comparison) toViz() *viz.Comparison {
+	vc := &viz.Comparison{Title: c.name + ": " + c.title}
+	for i, row := range c.rows {
+		if row.r == nil {
+			continue
+		}
+		label := c.label(i)
+		if c.kind == "tune" { // one key, the schedule: its value says it all
+			label = row.values[0]
+		}
+		v := row.verified
+		switch {
+		case v == "":
+			v = "-"
+		case strings.HasPrefix(v, "unverified"):
+			v = "unverified"
+		case strings.HasPrefix(v, "DIFFERS"):
+			v = "DIFFERS"
+		}
+		sm := row.r.Summary
+		vc.Labels = append(vc.Labels, label)
+		vc.Ms = append(vc.Ms, ms(sm.Time))
+		vc.Iterations = append(vc.Iterations, sm.Iterations)
+		vc.Edges = append(vc.Edges, sm.EdgesTraversed)
+		vc.GTEPS = append(vc.GTEPS, sm.GTEPS)
+		vc.Verified = append(vc.Verified, v)
+	}
+	return vc
 }
 
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]|\r")
@@ -86,7 +111,11 @@ func cmdReport(ec *execCtx) error {
 		if h.report {
 			continue
 		}
-		entries = append(entries, viz.ReportEntry{Command: h.cmd, Output: ansiRE.ReplaceAllString(h.output, ""), Result: h.result})
+		e := viz.ReportEntry{Command: h.cmd, Output: ansiRE.ReplaceAllString(h.output, ""), Result: h.result, Name: h.name}
+		if h.comp != nil {
+			e.Compare = h.comp.toViz()
+		}
+		entries = append(entries, e)
 	}
 	s.mu.Unlock()
 	if len(entries) == 0 {

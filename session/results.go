@@ -148,7 +148,7 @@ func cmdTrace(ec *execCtx) error {
 		}
 		t = engine.Trace{Records: recs}
 	}
-	*ec.result = it.r
+	*ec.result, ec.name = it.r, it.name
 	s.printf("%s: %s on %s [%s], %s\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine, plural(int64(it.r.Summary.Iterations), "iteration", "iterations"))
 	if len(t.Records) == 0 {
 		switch {

@@ -219,7 +219,7 @@ func cmdRun(ec *execCtx) error {
 		s.printf("  %s\n", s.paint(ansiDim, "(replaces the earlier result "+name+")"))
 	}
 	s.addResult(it)
-	*ec.result = r
+	*ec.result, ec.name = r, name
 	s.emit(RunFinished{Name: name, Result: r})
 	if s.text() {
 		s.printSummary(it)

@@ -115,7 +115,9 @@ type historyItem struct {
 	cmd    string
 	output string
 	result *engine.Result
-	report bool // a report, help or quit command: left out of reports
+	name   string      // result's name ("" : none)
+	comp   *comparison // a compare, sweep or tune's outcome (nil: none)
+	report bool        // a report, help or quit command: left out of reports
 }
 
 type refKey struct {
@@ -200,7 +202,8 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 		if err != nil {
 			out += "error: " + err.Error() + "\n"
 		}
-		s.history = append(s.history, historyItem{cmd: c, output: out, result: res, report: cmd.name == "report" || cmd.name == "help"})
+		s.history = append(s.history, historyItem{cmd: c, output: out, result: res, name: ec.name, comp: ec.comp,
+			report: cmd.name == "report" || cmd.name == "help"})
 		s.mu.Unlock()
 	}
 	return err
@@ -226,6 +229,8 @@ type execCtx struct {
 	args   []string
 	line   string
 	result **engine.Result // set by commands that produce a result, for the report
+	name   string          // the name of that result, for the report's heading
+	comp   *comparison     // set by compare, sweep and tune, for the report's chart
 }
 
 // Graphs returns the session's graphs in the order they were made.
@@ -246,6 +251,33 @@ func (s *Session) Results() []ResultEntry {
 	out := make([]ResultEntry, len(s.results))
 	for i, r := range s.results {
 		out[i] = ResultEntry{Name: r.name, R: r.r}
+	}
+	return out
+}
+
+// ComparisonEntry is a compare, sweep or tune of the session.
+type ComparisonEntry struct {
+	Name, Kind, Title string
+	Rows, Ran         int           // combinations tried, and those that ran
+	Best              time.Duration // the fastest that ran (0: none ran)
+}
+
+// Comparisons returns the session's compares, sweeps and tunes in the order they were made.
+func (s *Session) Comparisons() []ComparisonEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ComparisonEntry, len(s.comparisons))
+	for i, c := range s.comparisons {
+		e := ComparisonEntry{Name: c.name, Kind: c.kind, Title: c.title, Rows: len(c.rows)}
+		for _, row := range c.rows {
+			if row.r != nil {
+				e.Ran++
+				if e.Best == 0 || row.r.Summary.Time < e.Best {
+					e.Best = row.r.Summary.Time
+				}
+			}
+		}
+		out[i] = e
 	}
 	return out
 }

@@ -145,6 +145,7 @@ func cmdTune(ec *execCtx) error {
 	s.takeNameLocked(c.name)
 	s.lastAlg, s.lastName = alg, c.name
 	s.mu.Unlock()
+	ec.comp = c
 	if !s.text() {
 		return s.writeJSONLine(comparisonToJSON(c))
 	}
@@ -190,6 +191,14 @@ func cmdTune(ec *execCtx) error {
 	s.printf("best: %s, %.2fx the starting schedule; keep it with: set %s\n", strings.Join(diff, " "),
 		float64(baseRow.r.Summary.Time)/float64(max(bestRow.r.Summary.Time, 1)), strings.Join(diff, " "))
 	return nil
+}
+
+// InSpace reports whether the engine runs alg with sched, by the schedule space it lists
+// (engine.Spacer), every knob it lists checked but the engine knobs (workers, chunk, split).
+// The TUI's schedule panel dims what it refuses. An engine without a Spacer, or not available
+// in this binary, runs everything that validates.
+func InSpace(engineName string, alg engine.Algorithm, sched engine.Schedule) bool {
+	return inSpace(engineName, alg, sched, engine.Schedule{}, nil)
 }
 
 // inSpace reports whether sched lies in the schedule space the engine says it runs for alg
