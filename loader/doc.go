@@ -16,6 +16,11 @@
 //	        and edge weights); 1-based, undirected
 //	gwg     the binary cache (see WriteGWG)
 //
+// An edge list (snap, el, wel, or a file named like one) refuses the header of another text
+// format, naming its line and the format= to say: a Matrix Market banner, a DIMACS or PACE
+// problem line, and a first line shaped unlike the lines after it (a size line, a METIS
+// header); read as edges they would give a plausible but wrong graph.
+//
 // Every format may be gzip-compressed (detected by its magic bytes). Vertex ids are never
 // renumbered: ids named in the file but without edges stay as isolated vertices, and 1-based
 // files are shifted to 0-based. Self-loops and duplicate edges are dropped by default (the

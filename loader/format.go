@@ -116,16 +116,50 @@ func planEdgeList(format, file string, h *headerReader, o *options) (*plan, erro
 	if format == "el" || format == "wel" {
 		p.why = "GAPBS ." + format + " default"
 	}
+	// DIMACS/PACE comment lines ("c ...") seen before the first edge: one may be a header,
+	// more mean a .gr file read as an edge list.
+	var cLines []int64
+	var cFirst string
 	// Skip comments; a first line that does not start with a number is a header ("id_1,id_2").
+	// The headers of the other text formats are refused with the format to say instead: read
+	// as edges they would give a graph with a spurious vertex or edge.
 	for {
 		line, num, ok := h.peekLine()
 		if !ok {
+			if len(cLines) > 0 {
+				return nil, lineErr(file, cLines[0], "a DIMACS/PACE comment line (\"c ...\") where a %s edge list was expected, and no edges: a .gr file? say format=dimacs or format=pace", format)
+			}
 			return nil, fileErr(file, "no edges: expected lines \"U V\" (or \"U V W\")")
 		}
 		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] == '%' && isMMBanner(t) {
+			return nil, lineErr(file, num, "a Matrix Market banner %q where a %s edge list was expected: this is a Matrix Market file, say format=mtx; read as edges, its size line would become an edge", string(truncate(t, 60)), format)
+		}
 		if len(t) == 0 || t[0] == '#' || t[0] == '%' {
 			h.nextLine()
 			continue
+		}
+		f := fields(t)
+		if len(f) > 0 && f[0] == "p" {
+			if what, say := grProblem(f); what != "" {
+				return nil, lineErr(file, num, "a %s problem line %q where a %s edge list was expected: this is a %s .gr file, say %s; read as edges, its 1-based ids would be taken as 0-based", what, string(truncate(t, 60)), format, what, say)
+			}
+		}
+		if len(f) > 0 && f[0] == "c" {
+			if len(cLines) == 0 {
+				cFirst = string(truncate(t, 40))
+			}
+			cLines = append(cLines, num)
+			h.nextLine()
+			continue
+		}
+		if len(cLines) > 1 || len(cLines) == 1 && p.note != "" {
+			return nil, lineErr(file, cLines[0], "DIMACS/PACE comment lines (\"c ...\") where a %s edge list was expected: expected \"U V\" (or \"U V W\"); a .gr file without its problem line? (format=dimacs or format=pace)", format)
+		}
+		if len(cLines) == 1 {
+			// One "c ..." line before the edges: a header, as before.
+			p.note = "header line " + strconv.FormatInt(cLines[0], 10) + " skipped: " + strconv.Quote(cFirst)
+			cLines = nil
 		}
 		if c := t[0]; (c < '0' || c > '9') && c != '-' && c != '+' && p.note == "" {
 			if !bytes.ContainsAny(t, "0123456789") || looksLikeHeader(t) {
@@ -134,7 +168,12 @@ func planEdgeList(format, file string, h *headerReader, o *options) (*plan, erro
 				continue
 			}
 		}
-		nf := len(fields(t))
+		nf := len(f)
+		if nf >= 2 {
+			if err := checkShape(format, file, h, num, t, nf); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case nf < 2:
 			return nil, lineErr(file, num, "expected an edge \"U V\" (or \"U V W\"), found %d field", nf)
@@ -160,6 +199,121 @@ func planEdgeList(format, file string, h *headerReader, o *options) (*plan, erro
 	lf := o.lineFormat(file, p, lineFormat{comments: "#%", comma: true, realW: true, shape: shape, extra: extra})
 	p.parse = lf.parse
 	return p, nil
+}
+
+// isMMBanner reports whether a (trimmed) line is a Matrix Market banner.
+func isMMBanner(t []byte) bool {
+	return len(t) >= 14 && bytes.EqualFold(t[:14], []byte("%%matrixmarket"))
+}
+
+// grProblem tells a DIMACS-family problem line ("p sp N M", "p tw N M", "p edge N M", ...)
+// from a header line that happens to start with "p": it returns the family and the format=
+// to say, or "" when f is not a problem line.
+func grProblem(f []string) (what, say string) {
+	if len(f) < 3 || f[0] != "p" {
+		return "", ""
+	}
+	if _, err := strconv.ParseFloat(f[1], 64); err == nil {
+		return "", ""
+	}
+	if _, ok := headerInt(f[len(f)-1]); !ok {
+		return "", ""
+	}
+	switch f[1] {
+	case "sp":
+		return "DIMACS", "format=dimacs"
+	case "tw":
+		return "PACE", "format=pace"
+	}
+	return "DIMACS", "format=dimacs for \"p sp\" or format=pace for \"p tw\" (other problems are not read)"
+}
+
+// shapeLookahead is how many data lines after the first checkShape compares with it, and
+// shapeBytes how far after it they may start.
+const (
+	shapeLookahead = 8
+	shapeBytes     = 64 << 10
+)
+
+// checkShape compares the first data line of an edge list (line num, nf fields) with the
+// data lines after it. An edge list has the same fields on every line; where the parser
+// would refuse most of the following lines, the first line is to blame: a size line (a
+// Matrix Market file without its banner, "ROWS COLS ENTRIES") or a METIS header followed by
+// adjacency lines of varying length. A single odd line later on is left to the parser, which
+// names it. The lines compared are the same whatever the chunk size.
+func checkShape(format, file string, h *headerReader, num int64, first []byte, nf int) error {
+	rejects := func(k int) bool {
+		if format == "snap" && nf > 3 {
+			return k < 3 // extra columns are ignored, the weight is needed
+		}
+		return k != nf
+	}
+	// scan calls each for the data lines (line number, trimmed text) after the first one,
+	// up to the limits, and reports whether it reached them.
+	scan := func(d []byte, each func(ln int64, t []byte)) bool {
+		i := bytes.IndexByte(d, '\n')
+		if i < 0 {
+			return false
+		}
+		d = d[i+1:]
+		ln, seen, at := num, 0, 0
+		for len(d) > 0 {
+			if at >= shapeBytes || seen == shapeLookahead {
+				return true
+			}
+			ln++
+			line := d
+			if i := bytes.IndexByte(d, '\n'); i >= 0 {
+				line, d = d[:i], d[i+1:]
+				at += i + 1
+			} else {
+				d = nil
+			}
+			t := bytes.TrimSpace(line)
+			if len(t) == 0 || t[0] == '#' || t[0] == '%' {
+				continue
+			}
+			seen++
+			if each != nil {
+				each(ln, t)
+			}
+		}
+		return seen == shapeLookahead || at >= shapeBytes
+	}
+	var counts []int
+	var lines []int64
+	scan(h.lookahead(func(d []byte) bool { return scan(d, nil) }), func(ln int64, t []byte) {
+		counts = append(counts, len(fields(t)))
+		lines = append(lines, ln)
+	})
+	if len(counts) < 2 {
+		return nil
+	}
+	bad, same := 0, true
+	for _, k := range counts {
+		if rejects(k) {
+			bad++
+		}
+		same = same && k == counts[0]
+	}
+	if 2*bad < len(counts) {
+		return nil
+	}
+	ft := string(truncate(first, 60))
+	if same {
+		guess := "a header or size line?"
+		if nf == 3 && counts[0] == 2 {
+			guess = "a Matrix Market size line \"ROWS COLS ENTRIES\" (format=mtx, and the file needs its %%MatrixMarket banner)?"
+		} else if nf <= 4 {
+			guess = "a size line (Matrix Market: format=mtx) or a METIS header (format=metis)?"
+		}
+		return lineErr(file, num, "%q has %d fields, but the %d data lines after it (lines %d..%d) have %d: an edge list has the same fields on every line; %s", ft, nf, len(counts), lines[0], lines[len(lines)-1], counts[0], guess)
+	}
+	lo, hi := counts[0], counts[0]
+	for _, k := range counts {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	return lineErr(file, num, "after %q, the data lines %d..%d have from %d to %d fields: an edge list has the same fields on every line; a METIS adjacency file (header \"N M\", one line of neighbours per vertex)? say format=metis", ft, lines[0], lines[len(lines)-1], lo, hi)
 }
 
 // looksLikeHeader reports whether a first line is a column header such as "id_1,id_2" or

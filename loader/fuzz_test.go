@@ -51,7 +51,10 @@ func fuzzSeeds(f *testing.F, seeds ...string) {
 }
 
 func FuzzEdgeList(f *testing.F) {
-	fuzzSeeds(f, "0 1\n1 2\n", "# c\n0\t1\r\n1\t2\r\n", "id_1,id_2\n0,1\n", "0 1 5\n1 2 3.5\n", "0 1\n1 x\n", "0 0\n0 1\n0 1\n")
+	fuzzSeeds(f, "0 1\n1 2\n", "# c\n0\t1\r\n1\t2\r\n", "id_1,id_2\n0,1\n", "0 1 5\n1 2 3.5\n", "0 1\n1 x\n", "0 0\n0 1\n0 1\n",
+		// Other formats read as edge lists: refused at their header line.
+		"p tw 3 2\n1 2\n2 3\n", "c x\nc y\n0 1\n", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n",
+		"3 3 3\n1 2\n2 3\n3 1\n", "4 4\n2 3 4\n1\n1 4\n1 3\n", "1 2 1 100\n2 3 1\n")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzLoad(t, "f.txt", data, DefaultOptions())
 		o := DefaultOptions()
@@ -79,7 +82,7 @@ func FuzzGR(f *testing.F) {
 }
 
 func FuzzMETIS(f *testing.F) {
-	fuzzSeeds(f, "3 2\n2 3\n1\n1\n", "3 2 1\n2 5 3 6\n1 5\n1 6\n", "2 1 011 2\n9 8 2 4\n7 6 1 4\n", "% c\n3 1\n2\n1\n\n")
+	fuzzSeeds(f, "3 2\n2 3\n1\n1\n", "3 2 1\n2 5 3 6\n1 5\n1 6\n", "2 1 011 2\n9 8 2 4\n7 6 1 4\n", "% c\n3 1\n2\n1\n\n", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzLoad(t, "f.graph", data, DefaultOptions())
 	})

@@ -19,10 +19,16 @@ func planMETIS(file string, h *headerReader, o *options) (*plan, error) {
 			return nil, fileErr(file, "no header: expected a METIS header \"N M [FMT [NCON]]\"")
 		}
 		t := bytes.TrimSpace(line)
+		if isMMBanner(t) {
+			return nil, lineErr(file, num, "a Matrix Market banner %q where a METIS header was expected: this is a Matrix Market file, say format=mtx", string(truncate(t, 60)))
+		}
 		if len(t) == 0 || t[0] == '%' {
 			continue
 		}
 		f := strings.Fields(string(t))
+		if what, say := grProblem(f); what != "" {
+			return nil, lineErr(file, num, "a %s problem line %q where a METIS header was expected: this is a %s .gr file, say %s", what, string(truncate(t, 60)), what, say)
+		}
 		if len(f) < 2 || len(f) > 4 {
 			return nil, lineErr(file, num, "expected the METIS header \"N M [FMT [NCON]]\", found %q", string(truncate(t, 80)))
 		}

@@ -159,6 +159,30 @@ func (h *headerReader) peekLine() (line []byte, num int64, ok bool) {
 	return bytes.TrimSuffix(d, []byte{'\r'}), h.cur.line, true
 }
 
+// lookahead returns the unread input from the start of the next line, at least until
+// enough says it is enough or the input ends; it consumes nothing. The current chunk grows
+// into the chunks after it as needed (whole lines always), so what a header check sees does
+// not depend on the chunk size.
+func (h *headerReader) lookahead(enough func(data []byte) bool) []byte {
+	if !h.fill() {
+		return nil
+	}
+	for !enough(h.cur.data) {
+		nx := h.c.next()
+		if nx == nil {
+			break
+		}
+		merged := make([]byte, 0, len(h.cur.data)+len(nx.data))
+		merged = append(append(merged, h.cur.data...), nx.data...)
+		// The current chunk keeps its place in the buffer pool, with the merged buffer; the
+		// next chunk's buffer goes back.
+		h.cur.buf, h.cur.data = merged, merged
+		h.cur.lines += nx.lines
+		h.c.release(nx)
+	}
+	return h.cur.data
+}
+
 // rest returns what is left of the current chunk as the first body chunk (or nil).
 func (h *headerReader) rest() *chunk {
 	if h.cur == nil || len(h.cur.data) == 0 {
