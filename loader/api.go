@@ -19,7 +19,7 @@ type Options struct {
 	Duplicates string    // "drop" (default) or "keep"
 	Weights    string    // "keep" (default), "drop", or "uniform:LO:HI" ("uniform" alone: 1..255, as GAPBS)
 	Seed       int64     // seed for generated weights (default 1)
-	Cache      bool      // write a .gwg beside the source and reuse it while it is newer
+	Cache      bool      // write a .gwg beside the source and reuse it while it is newer; Origin.Note says which, or why it could not be written (the load goes on)
 	Progress   io.Writer // where progress goes on a terminal; nil = quiet
 }
 

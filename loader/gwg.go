@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -315,7 +316,8 @@ func cacheKey(o *options, fi fs.FileInfo) string {
 }
 
 // tryCache returns the cached graph when cachePath is newer than src and was made with the
-// same options; otherwise nil and why the cache is not used ("" when there is none).
+// same options; otherwise nil and why the cache is not used ("" when there is none). Load
+// then rebuilds it and says so.
 func tryCache(cachePath, src string, o *options) (*graph.CSR, string) {
 	ci, err := os.Stat(cachePath)
 	if err != nil {
@@ -326,14 +328,14 @@ func tryCache(cachePath, src string, o *options) (*graph.CSR, string) {
 		return nil, ""
 	}
 	if ci.ModTime().Before(si.ModTime()) {
-		return nil, "stale cache " + filepath.Base(cachePath) + " rebuilt (the source is newer)"
+		return nil, "stale cache " + filepath.Base(cachePath) + " not used (the source is newer)"
 	}
 	g, key, err := readGWGFile(cachePath)
 	if err != nil {
-		return nil, "cache " + filepath.Base(cachePath) + " rebuilt: " + err.Error()
+		return nil, "cache " + filepath.Base(cachePath) + " not used: " + strings.TrimPrefix(err.Error(), "loader: ")
 	}
 	if key != cacheKey(o, si) {
-		return nil, "cache " + filepath.Base(cachePath) + " rebuilt (made from another version of the source or with other options)"
+		return nil, "cache " + filepath.Base(cachePath) + " not used (made from another version of the source or with other options)"
 	}
 	g.Origin.Note = joinNote(g.Origin.Note, "loaded from cache "+filepath.Base(cachePath)+" (made "+ci.ModTime().Format(time.DateTime)+")")
 	return g, ""

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -59,13 +60,36 @@ func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
 		return nil, err
 	}
 	if o.cache {
-		if err := writeGWG(cachePath, g, cacheKey(o, fi)); err != nil {
-			g.Origin.Note = joinNote(g.Origin.Note, "cache not written: "+err.Error())
-		} else if cacheNote != "" {
-			g.Origin.Note = joinNote(g.Origin.Note, cacheNote)
-		}
+		g.Origin.Note = joinNote(g.Origin.Note, writeCache(cachePath, g, cacheKey(o, fi), cacheNote))
 	}
 	return g, nil
+}
+
+// writeCache writes the .gwg cache of a graph just read from its text file and returns the
+// note that says so (after why, the reason an existing cache was not used, if any). A cache
+// that cannot be written (a read-only directory, a full disk) does not fail the load: the
+// note says why instead. The cache itself keeps the graph's Origin as it was before this note.
+func writeCache(cachePath string, g *graph.CSR, key, why string) string {
+	shown := cachePath
+	if abs, err := filepath.Abs(cachePath); err == nil {
+		shown = abs
+	}
+	if err := writeGWG(cachePath, g, key); err != nil {
+		cause := err.Error()
+		var pe *fs.PathError
+		var le *os.LinkError
+		switch {
+		case errors.As(err, &le):
+			cause = le.Err.Error()
+		case errors.As(err, &pe):
+			cause = pe.Err.Error()
+			if pe.Op == "open" {
+				cause = "cannot create a file in " + filepath.Dir(shown) + ": " + cause
+			}
+		}
+		return joinNote(why, "cache "+shown+" not written ("+cause+"); loaded from the text file")
+	}
+	return joinNote(why, "wrote cache "+shown)
 }
 
 // LoadReader reads a graph from r; name is used in messages and for detecting the format.
