@@ -101,7 +101,10 @@ func runBFS(ctx context.Context, r *Run) error {
 		s.Beta = orDefault(s.Beta, engine.DefaultBeta)
 	}
 	if s.Update == engine.UpdateAuto {
-		s.Update = engine.RMW
+		s.Update = engine.RMW // a CAS claim: no duplicates, no visited bitmap
+		if s.Dedup == engine.DedupNone || s.Dedup == engine.DedupCull {
+			s.Update = engine.RW // duplicates asked for: only racing plain writes make them
+		}
 	}
 	if s.Driven != engine.Topology {
 		if s.Frontier == engine.FrontierAuto {

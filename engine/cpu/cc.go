@@ -46,9 +46,12 @@ func runCC(ctx context.Context, r *Run) error {
 	s := &r.Res.Schedule
 	if s.Method == engine.MethodAuto {
 		s.Method = engine.Afforest
-		if s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Sync != engine.SyncAuto ||
-			s.Frontier != engine.FrontierAuto || s.Dedup != engine.DedupAuto {
+		switch {
+		case s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Sync != engine.SyncAuto ||
+			s.Frontier != engine.FrontierAuto || s.Dedup != engine.DedupAuto:
 			s.Method = engine.LabelProp // label-propagation knobs were set
+		case s.Update == engine.RW:
+			s.Method = engine.SV // Afforest links with a CAS; SV hooks with either
 		}
 	}
 	c := &ccState{Run: r, g: g, n: g.NumVertices(), cnt: make([]counters, r.Workers)}

@@ -43,6 +43,9 @@ func (c *ccState) labelProp(ctx context.Context) error {
 	}
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
+		if s.Update == engine.RW && s.Direction == engine.Push {
+			s.Driven = engine.Topology // the push form that retries a lost write
+		}
 	}
 	if s.Sync == engine.SyncAuto {
 		s.Sync = engine.Async

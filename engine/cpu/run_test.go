@@ -226,3 +226,38 @@ func TestUnsupported(t *testing.T) {
 		t.Fatalf("bfs sync=async: %v, want ErrUnsupported", err)
 	}
 }
+
+// TestAutoResolvesCompatibly: an auto knob resolves to a value that works with the knobs set
+// by hand (dedup=none makes BFS's update rw, not an rmw that could never duplicate).
+func TestAutoResolvesCompatibly(t *testing.T) {
+	e, _ := engine.Open("cpu")
+	g := longPath(50)
+	for _, kv := range [][2]string{{"dedup", "none"}, {"dedup", "cull"}, {"frontier", "bitmap"}, {"driven", "hybrid"}, {"direction", "pull"}} {
+		var s engine.Schedule
+		if err := s.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.BFS, Params: engine.DefaultParams(), Schedule: s})
+		if err != nil {
+			t.Errorf("bfs %s=%s: %v", kv[0], kv[1], err)
+			continue
+		}
+		if res.Schedule.Update == engine.UpdateAuto || res.Schedule.Driven == engine.DrivenAuto {
+			t.Errorf("bfs %s=%s: resolved schedule %s still has auto update or driven", kv[0], kv[1], res.Schedule)
+		}
+	}
+	for _, a := range []engine.Algorithm{engine.SSSP, engine.CC} {
+		var s engine.Schedule
+		_ = s.Set("update", "rw")
+		if _, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: s}); err != nil {
+			t.Errorf("%s update=rw: %v", a, err)
+		}
+		_ = s.Set("direction", "push")
+		if a == engine.CC {
+			_ = s.Set("method", "labelprop")
+		}
+		if _, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: s}); err != nil {
+			t.Errorf("%s %s: %v", a, s, err)
+		}
+	}
+}

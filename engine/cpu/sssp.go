@@ -88,8 +88,8 @@ func runSSSP(ctx context.Context, r *Run) error {
 	}
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
-		if s.Direction == engine.Pull {
-			s.Driven = engine.Topology
+		if s.Direction == engine.Pull || s.Update == engine.RW && s.Method == engine.MethodAuto {
+			s.Driven = engine.Topology // the forms that pull, or that can retry a lost write
 		}
 	}
 	if s.Direction == engine.Pull && s.Driven != engine.Topology {
