@@ -76,6 +76,9 @@ func runBFS(ctx context.Context, r *Run) error {
 	}
 	r.Res.Params.Src = int64(src)
 	s := &r.Res.Schedule
+	if err := r.vertexLB(); err != nil {
+		return err
+	}
 	if s.Sync == engine.Async {
 		return fmt.Errorf("cpu: bfs sync=async: the CPU BFS is level-synchronous (sync=sync); run sssp for label-correcting traversals: %w", engine.ErrUnsupported)
 	}

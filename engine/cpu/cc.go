@@ -44,6 +44,9 @@ type ccState struct {
 func runCC(ctx context.Context, r *Run) error {
 	g := r.G
 	s := &r.Res.Schedule
+	if err := r.vertexLB(); err != nil {
+		return err
+	}
 	if s.Method == engine.MethodAuto {
 		s.Method = engine.Afforest
 		switch {

@@ -53,6 +53,20 @@ func (r *Run) ctxErr(ctx context.Context) error {
 	return nil
 }
 
+// vertexLB resolves the lb knob for an algorithm whose loops hand whole vertices (and their
+// edge lists) to workers: auto and vertex run as lb=vertex; a GPU thread mapping is refused
+// rather than quietly ignored.
+func (r *Run) vertexLB() error {
+	switch lb := r.Res.Schedule.LB; lb {
+	case engine.LBAuto, engine.LBVertex:
+		r.Res.Schedule.LB = engine.LBVertex
+		return nil
+	default:
+		return fmt.Errorf("cpu: %s lb=%s: the CPU engine hands each worker whole vertices (lb=vertex); thread, warp and block mappings are GPU schedules: %w",
+			r.Req.Algorithm, lb, engine.ErrUnsupported)
+	}
+}
+
 // emit appends rec to the trace and streams it to the observer.
 func (r *Run) emit(rec engine.Record) {
 	r.Res.Trace.Records = append(r.Res.Trace.Records, rec)

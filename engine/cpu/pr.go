@@ -54,6 +54,9 @@ type fcounters struct {
 func runPR(ctx context.Context, r *Run) error {
 	g := r.G
 	s := &r.Res.Schedule
+	if err := r.vertexLB(); err != nil {
+		return err
+	}
 	if s.Blocking != 0 {
 		return fmt.Errorf("cpu: pr blocking (EdgeBlocking) is a GPU engine schedule here: %w", engine.ErrUnsupported)
 	}

@@ -261,3 +261,16 @@ func TestAutoResolvesCompatibly(t *testing.T) {
 		}
 	}
 }
+
+// TestLBRefused: a GPU load-balancing mapping is refused, not ignored.
+func TestLBRefused(t *testing.T) {
+	e, _ := engine.Open("cpu")
+	var s engine.Schedule
+	_ = s.Set("lb", "warp")
+	for _, a := range []engine.Algorithm{engine.BFS, engine.SSSP, engine.CC, engine.PR} {
+		_, err := e.Run(context.Background(), engine.Request{Graph: longPath(10), Algorithm: a, Params: engine.DefaultParams(), Schedule: s})
+		if !errors.Is(err, engine.ErrUnsupported) {
+			t.Errorf("%s lb=warp: %v, want ErrUnsupported", a, err)
+		}
+	}
+}

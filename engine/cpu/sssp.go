@@ -80,6 +80,9 @@ func runSSSP(ctx context.Context, r *Run) error {
 	}
 	r.Res.Params.Src = int64(src)
 	s := &r.Res.Schedule
+	if err := r.vertexLB(); err != nil {
+		return err
+	}
 	if s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue {
 		return fmt.Errorf("cpu: sssp frontier=%s: the CPU SSSP keeps its buckets as per-worker queues (frontier=queue): %w", s.Frontier, engine.ErrUnsupported)
 	}
