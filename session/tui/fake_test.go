@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ type fakeSession struct {
 	sched   engine.Schedule
 	alg     engine.Algorithm
 	results []session.ResultEntry
+	comps   []session.ComparisonEntry
 }
 
 func newFake(feed *Feed) *fakeSession {
@@ -85,6 +87,25 @@ func (f *fakeSession) Exec(ctx context.Context, line string) error {
 		return nil
 	case "run":
 		return f.run(ctx, engine.Algorithm(w[1]))
+	case "compare", "sweep", "tune": // runs nothing: a comparison of three rows, two ran
+		f.mu.Lock()
+		name := fmt.Sprintf("%s%d", map[string]string{"compare": "cmp", "sweep": "sweep", "tune": "tune"}[w[0]], len(f.comps)+1)
+		f.comps = append(f.comps, session.ComparisonEntry{Name: name, Kind: w[0], Title: line, Rows: 3, Ran: 2, Best: 1500 * time.Microsecond})
+		f.mu.Unlock()
+		fmt.Fprintf(f.feed, "%s: %s\n", name, line)
+		return nil
+	case "echo":
+		fmt.Fprintln(f.feed, strings.TrimPrefix(line, "echo "))
+		return nil
+	case "flood": // many lines, as fast as they come, until cancelled or N lines
+		n, _ := strconv.Atoi(w[1])
+		for i := 0; i < n; i++ {
+			if ctx.Err() != nil {
+				return fmt.Errorf("flood cancelled after %d lines: %w", i, ctx.Err())
+			}
+			fmt.Fprintf(f.feed, "  line %d\n", i)
+		}
+		return nil
 	}
 	return fmt.Errorf("unknown command %q", w[0])
 }
@@ -128,6 +149,12 @@ func (f *fakeSession) Complete(line string) []string {
 		}
 	}
 	return out
+}
+
+func (f *fakeSession) Comparisons() []session.ComparisonEntry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]session.ComparisonEntry(nil), f.comps...)
 }
 
 func (f *fakeSession) Graphs() []session.GraphEntry {

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/session"
@@ -25,6 +27,7 @@ type Session interface {
 	Settings() (engineName string, sched engine.Schedule)
 	Set(knob, value string) error
 	LastAlgorithm() engine.Algorithm
+	Comparisons() []session.ComparisonEntry
 }
 
 var _ Session = (*session.Session)(nil)
@@ -61,7 +64,8 @@ type model struct {
 	draft       string // what was typed before browsing history
 	completions []string
 
-	transcript []string // output lines, the last one possibly unfinished
+	transcript []string      // output lines, the last one possibly unfinished
+	wrapped    []wrappedLine // transcript lines wrapped at spaces to the output panel's width
 	out        viewport.Model
 	cmdOut     strings.Builder // the running command's output, whole, for the pager
 
@@ -80,6 +84,8 @@ type model struct {
 	sched     schedPanel
 	graphs    []session.GraphEntry
 	results   []session.ResultEntry
+	comps     []session.ComparisonEntry
+	color     bool // the terminal shows colours: charts tell push from pull by colour, else by glyph
 
 	status string // one line: hints and errors
 }
@@ -107,8 +113,8 @@ func newModel(ctx context.Context, s Session, feed *Feed) *model {
 		input: in,
 		out:   viewport.New(),
 		pager: viewport.New(),
+		color: true, // until the program says what the terminal shows
 	}
-	m.out.SoftWrap = true // long lines (errors above all) wrap rather than lose their ends
 	m.refresh()
 	m.appendOutput(welcome)
 	if feed == nil {
@@ -134,10 +140,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
 		return m, nil
+	case tea.ColorProfileMsg:
+		m.color = msg.Profile > colorprofile.Ascii
+		return m, nil
 	case feedMsg:
-		m.applyFeed(msg.items)
-		return m, m.feed.wait()
-	case execDoneMsg:
+		cmd := m.applyFeed(msg.items)
+		return m, tea.Batch(cmd, m.feed.wait())
+	case execDoneMsg: // only without a feed: with one, it comes in order through the feed
 		return m, m.finishExec(msg)
 	case tickMsg:
 		if m.running {
@@ -163,13 +172,15 @@ func tick() tea.Cmd {
 	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
 
-// applyFeed folds queued output and events into the model, in order.
-func (m *model) applyFeed(items []any) {
+// applyFeed folds queued output, events and the end of the command into the model, in the
+// order they happened; it returns the command the end asks for (quit), if any.
+func (m *model) applyFeed(items []any) tea.Cmd {
 	if len(items) == 0 {
-		return
+		return nil
 	}
 	now := m.now()
 	follow := m.following()
+	var cmd tea.Cmd
 	for _, it := range items {
 		switch it := it.(type) {
 		case outputChunk:
@@ -177,11 +188,16 @@ func (m *model) applyFeed(items []any) {
 			if m.running && m.cmdOut.Len() < maxPagerBytes {
 				m.cmdOut.WriteString(string(it))
 			}
+		case execDoneMsg:
+			m.syncOut(follow)
+			cmd = m.finishExec(it)
+			follow = m.following()
 		default:
 			m.applyEvent(it, now)
 		}
 	}
 	m.syncOut(follow)
+	return cmd
 }
 
 // maxPagerBytes bounds the output a command keeps for the pager.
@@ -212,17 +228,22 @@ func (m *model) submit(line string) tea.Cmd {
 	m.running, m.runningLine, m.cancel, m.cancelled = true, line, cancel, false
 	m.execStarted = m.now()
 	m.live.runs = 0
-	s := m.s
+	s, feed := m.s, m.feed
 	return tea.Batch(func() tea.Msg {
-		return execDoneMsg{line: line, err: s.Exec(ctx, line)}
+		done := execDoneMsg{line: line, err: s.Exec(ctx, line)}
+		if feed != nil {
+			// Behind everything the command printed, in the same queue: delivered on its own,
+			// it could overtake a batch of output already drained but not yet applied, and the
+			// end of a cancelled run would be shown before its last iterations.
+			feed.push(done)
+			return nil
+		}
+		return done
 	}, tick())
 }
 
-// finishExec shows a finished command's last output and its error, if any.
+// finishExec shows a finished command's error, if any, after all its output.
 func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
-	if m.feed != nil {
-		m.applyFeed(m.feed.drain())
-	}
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -256,6 +277,7 @@ func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
 func (m *model) refresh() {
 	m.graphs = m.s.Graphs()
 	m.results = m.s.Results()
+	m.comps = m.s.Comparisons()
 	m.sched.load(m.s)
 }
 
@@ -293,15 +315,70 @@ func (m *model) addText(text string) {
 	}
 	if over := len(m.transcript) - maxTranscript; over > maxTranscript/10 {
 		m.transcript = append(m.transcript[:0], m.transcript[over:]...)
+		if over < len(m.wrapped) {
+			m.wrapped = append(m.wrapped[:0], m.wrapped[over:]...)
+		} else {
+			m.wrapped = m.wrapped[:0]
+		}
 	}
 }
 
-// syncOut hands the transcript to the output view.
+// wrappedLine is a transcript line and its lines wrapped to width.
+type wrappedLine struct {
+	src   string
+	width int
+	lines []string
+}
+
+// syncOut hands the transcript to the output view, each line wrapped at spaces to the
+// panel's width (a word longer than the width is broken). Lines wrapped before, at this
+// width, are not wrapped again: the transcript changes only at its end, 20 times a second.
 func (m *model) syncOut(follow bool) {
-	m.out.SetContentLines(m.transcript)
+	w := m.out.Width()
+	if len(m.wrapped) > len(m.transcript) {
+		m.wrapped = m.wrapped[:len(m.transcript)]
+	}
+	n := 0
+	for i, src := range m.transcript {
+		if i == len(m.wrapped) {
+			m.wrapped = append(m.wrapped, wrappedLine{})
+		}
+		wl := &m.wrapped[i]
+		if wl.lines == nil || wl.width != w || wl.src != src {
+			*wl = wrappedLine{src: src, width: w, lines: wrapLine(src, w)}
+		}
+		n += len(wl.lines)
+	}
+	lines := make([]string, 0, n)
+	for _, wl := range m.wrapped {
+		lines = append(lines, wl.lines...)
+	}
+	m.out.SetContentLines(lines)
 	if follow {
 		m.out.GotoBottom()
 	}
+}
+
+// wrapLine wraps one line of output at spaces to w cells (a word longer than that is
+// broken), each piece carrying its own styles. A continuation of an indented line (an
+// iteration line, a note) keeps the indent.
+func wrapLine(s string, w int) []string {
+	if w <= 0 || ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	plain := ansi.Strip(s)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	if indent > w/3 {
+		indent = 0
+	}
+	out := strings.Split(lipgloss.Wrap(s, w-indent, ""), "\n")
+	for i := range out {
+		out[i] = strings.TrimRight(out[i], " ")
+		if i > 0 && indent > 0 {
+			out[i] = strings.Repeat(" ", indent) + out[i]
+		}
+	}
+	return out
 }
 
 // endLine makes sure the next output starts on a line of its own.

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/session"
 )
 
 // schedPanel lists the knobs that apply to the current algorithm on the current engine.
@@ -128,7 +129,8 @@ func (p *schedPanel) current(r schedRow) string {
 }
 
 // check says why value would be invalid for the row's knob in the current combination
-// ("" when it is valid).
+// ("" when it is valid): the schedule's own rules (Validate), then the schedule space the
+// engine says it runs (session.InSpace, as tune checks its candidates).
 func (p *schedPanel) check(r schedRow, value string) string {
 	eng, s := p.engineName, p.sched
 	switch {
@@ -145,7 +147,35 @@ func (p *schedPanel) check(r schedRow, value string) string {
 	if err := s.Validate(p.alg, eng); err != nil {
 		return err.Error()
 	}
+	if !session.InSpace(eng, p.alg, s) {
+		return spaceReason(eng, p.alg, s, r.name)
+	}
 	return ""
+}
+
+// spaceReason says which of the schedule's values the engine does not run alg with: one
+// value it lacks on its own, or the combination, the row's knob first.
+func spaceReason(eng string, alg engine.Algorithm, s engine.Schedule, knob string) string {
+	var set []string
+	for _, k := range engine.Knobs() {
+		v := s.Get(k.Name)
+		if k.Values == nil || v == k.Default || slices.Contains(engine.EngineKnobs(), k.Name) {
+			continue
+		}
+		var one engine.Schedule
+		if one.Set(k.Name, v) == nil && !session.InSpace(eng, alg, one) {
+			return fmt.Sprintf("the %s engine does not implement %s=%s for %s", eng, k.Name, v, alg)
+		}
+		if k.Name == knob {
+			set = append([]string{k.Name + "=" + v}, set...)
+		} else {
+			set = append(set, k.Name+"="+v)
+		}
+	}
+	if len(set) < 2 {
+		return fmt.Sprintf("the %s engine does not implement %s for %s", eng, strings.Join(set, " "), alg)
+	}
+	return fmt.Sprintf("the %s engine does not implement %s with %s for %s", eng, set[0], strings.Join(set[1:], " "), alg)
 }
 
 // setValue is the value to set for a knob shown as v: a knob's default is set as "auto", so
@@ -255,17 +285,19 @@ func (p *schedPanel) view(w, h int, running bool) string {
 		var vals string
 		if i == p.cursor {
 			parts := make([]string, len(r.values))
+			sel := 0
 			for j, v := range r.values {
 				switch {
 				case v == cur:
 					parts[j] = selStyle.Render(v)
+					sel = j
 				case p.check(r, v) != "":
 					parts[j] = invalidStyle.Render(v)
 				default:
 					parts[j] = v
 				}
 			}
-			vals = strings.Join(parts, " ")
+			vals = windowValues(parts, sel, w-2-nameW-1)
 		} else {
 			vals = cur
 			if p.check(r, cur) != "" {
@@ -280,6 +312,8 @@ func (p *schedPanel) view(w, h int, running bool) string {
 	var notes []string
 	if err := p.sched.Validate(p.alg, p.engineName); err != nil {
 		notes = append(notes, errStyle.Render("⚠ "+err.Error()))
+	} else if !session.InSpace(p.engineName, p.alg, p.sched) {
+		notes = append(notes, errStyle.Render("⚠ "+spaceReason(p.engineName, p.alg, p.sched, "")))
 	} else {
 		notes = append(notes, okStyle.Render(fmt.Sprintf("✓ a valid schedule for %s on %s", p.alg, p.engineName)))
 	}
@@ -313,6 +347,55 @@ func (p *schedPanel) view(w, h int, running bool) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// windowValues joins a knob's values with spaces; when they are wider than w cells it shows
+// the window around the selected one that fits, with ‹ and › where values are left out.
+func windowValues(parts []string, sel, w int) string {
+	n := len(parts)
+	if n == 0 {
+		return ""
+	}
+	widths := make([]int, n)
+	full := n - 1
+	for i, p := range parts {
+		widths[i] = ansi.StringWidth(p)
+		full += widths[i]
+	}
+	if full <= w {
+		return strings.Join(parts, " ")
+	}
+	fits := func(lo, hi, used int) bool {
+		if lo > 0 {
+			used += 2
+		}
+		if hi < n-1 {
+			used += 2
+		}
+		return used <= w
+	}
+	lo, hi, used := sel, sel, widths[sel]
+	for grew := true; grew; {
+		grew = false
+		if hi+1 < n && fits(lo, hi+1, used+1+widths[hi+1]) {
+			hi++
+			used += 1 + widths[hi]
+			grew = true
+		}
+		if lo > 0 && fits(lo-1, hi, used+1+widths[lo-1]) {
+			lo--
+			used += 1 + widths[lo]
+			grew = true
+		}
+	}
+	s := strings.Join(parts[lo:hi+1], " ")
+	if lo > 0 {
+		s = dimStyle.Render("‹") + " " + s
+	}
+	if hi < n-1 {
+		s += " " + dimStyle.Render("›")
+	}
+	return s
 }
 
 func wrap(s string, w int) string {

@@ -19,6 +19,9 @@ type probe struct{ m *model }
 
 type probeMsg struct{ screen chan string }
 
+// transcriptMsg asks for the output lines the model keeps.
+type transcriptMsg struct{ lines chan []string }
+
 func (p probe) Init() tea.Cmd { return p.m.Init() }
 func (p probe) View() tea.View {
 	return p.m.View()
@@ -27,6 +30,10 @@ func (p probe) View() tea.View {
 func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if q, ok := msg.(probeMsg); ok {
 		q.screen <- asciiScreen(p.m.View().Content)
+		return p, nil
+	}
+	if q, ok := msg.(transcriptMsg); ok {
+		q.lines <- append([]string(nil), p.m.transcript...)
 		return p, nil
 	}
 	_, cmd := p.m.Update(msg)

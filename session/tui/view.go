@@ -60,9 +60,7 @@ func (m *model) layout() {
 	m.pager.SetWidth(g.mainW)
 	m.pager.SetHeight(max(g.bodyH-1-strings.Count(m.pagerHead+"\n", "\n")+boolInt(m.pagerHead == ""), 1))
 	m.input.SetWidth(max(m.width-3, 10))
-	if m.out.TotalLineCount() > 0 {
-		m.out.GotoBottom()
-	}
+	m.syncOut(true) // wrapped again to the new width
 }
 
 func (m *model) View() tea.View {
@@ -202,7 +200,8 @@ func (m *model) liveView(w, h int) string {
 			head += fmt.Sprintf(" · reached %.0f%%", f*100)
 		}
 	}
-	o := viz.ChartOptions{Width: w, Height: h - 1, Log: true, Color: true}
+	// Without colours, push and pull bars are told apart by their glyphs.
+	o := viz.ChartOptions{Width: w, Height: h - 1, Log: true, Color: m.color}
 	chart := l.chart.FrontierChart(o)
 	if m.timeChart {
 		o.Log = false
@@ -235,21 +234,35 @@ func (m *model) sideView(w int) string {
 		b.WriteString(mark + g.Name + size + "\n")
 	}
 	b.WriteString("\n" + panelTitle.Render("Results") + "\n")
-	if len(m.results) == 0 {
+	if len(m.results) == 0 && len(m.comps) == 0 {
 		b.WriteString(dimStyle.Render("none yet: run bfs") + "\n")
 	}
-	// The newest results matter most: show the last ones that fit.
-	res := m.results
-	if n := m.geometry().bodyH - len(m.graphs) - 5; n > 0 && len(res) > n {
-		b.WriteString(dimStyle.Render(fmt.Sprintf("… %d earlier", len(res)-n+1)) + "\n")
-		res = res[len(res)-n+1:]
-	}
-	for _, r := range res {
+	// Runs, then compares, sweeps and tunes (each one line). The newest matter most: show
+	// the last ones that fit.
+	var lines []string
+	for _, r := range m.results {
 		line := r.Name
 		if r.R != nil {
 			line += dimStyle.Render(fmt.Sprintf(" %s %dit %s", r.R.Engine, r.R.Summary.Iterations, viz.Duration(r.R.Summary.Time)))
 		}
-		b.WriteString(line + "\n")
+		lines = append(lines, line)
+	}
+	for _, c := range m.comps {
+		info := fmt.Sprintf(" %s %d/%d ran", c.Kind, c.Ran, c.Rows)
+		if c.Ran == c.Rows {
+			info = fmt.Sprintf(" %s %d runs", c.Kind, c.Rows)
+		}
+		if c.Best > 0 {
+			info += " " + viz.Duration(c.Best) // the fastest
+		}
+		lines = append(lines, c.Name+dimStyle.Render(info))
+	}
+	if n := m.geometry().bodyH - len(m.graphs) - 5; n > 0 && len(lines) > n {
+		b.WriteString(dimStyle.Render(fmt.Sprintf("… %d earlier", len(lines)-n+1)) + "\n")
+		lines = lines[len(lines)-n+1:]
+	}
+	for _, l := range lines {
+		b.WriteString(l + "\n")
 	}
 	return b.String()
 }
