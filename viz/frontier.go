@@ -36,6 +36,7 @@ func frontierChart(s series, o ChartOptions) string {
 	val := func(r step) float64 { return float64(r.in) }
 	if noFrontier {
 		val = func(r step) float64 { return float64(r.time) }
+		o.Log = false // a few steps of similar times: a log axis only hides their difference
 	}
 	cols := binIterations(s, lay.perCol, val, func(r step) float64 { return float64(r.scanned) })
 

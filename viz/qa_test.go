@@ -94,7 +94,7 @@ func tcTrace() engine.Trace {
 // with a push/pull legend.
 func TestFrontierChartWithoutFrontier(t *testing.T) {
 	for _, color := range []bool{false, true} {
-		out := ansi.Strip(FrontierChart(tcTrace(), ChartOptions{Width: 80, Height: 16, Color: color}))
+		out := ansi.Strip(FrontierChart(tcTrace(), ChartOptions{Width: 80, Height: 16, Color: color, Log: true}))
 		checkBox(t, "tc", out, 80, 16)
 		for _, want := range []string{"no frontier: time per step · 2 iterations", "phase orient", "phase count", "9.00ms"} {
 			if !strings.Contains(out, want) {
@@ -110,7 +110,7 @@ func TestFrontierChartWithoutFrontier(t *testing.T) {
 		for _, r := range tcTrace().Records {
 			l.Add(r)
 		}
-		if got := ansi.Strip(l.FrontierChart(ChartOptions{Width: 80, Height: 16, Color: color})); got != out {
+		if got := ansi.Strip(l.FrontierChart(ChartOptions{Width: 80, Height: 16, Color: color, Log: true})); got != out {
 			t.Errorf("live chart differs:\n%s\nwant\n%s", got, out)
 		}
 	}
