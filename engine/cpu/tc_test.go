@@ -212,7 +212,7 @@ func TestCancelMore(t *testing.T) {
 		if err != nil && !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: got %v, want context.Canceled", a, err)
 		}
-		if took > 250*time.Millisecond {
+		if took > time.Second {
 			t.Errorf("%s: took %v to stop after cancellation", a, took)
 		}
 	}
