@@ -128,7 +128,7 @@ func runTC(ctx context.Context, r *Run) error {
 		// the middle one (probe N+(u) after v), whichever probes less.
 		hd := tcCountHeads(r, h)
 		if low, middle := tcMiddleCosts(h, hd); middle < 0.7*low {
-			ia := tcBuildInArcs(r, h, hd)
+			ia := tcBuildInArcs(h, hd)
 			r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
 				Note: fmt.Sprintf("each triangle found at its middle vertex: %.3g probes instead of %.3g", middle, low)})
 			total, scanned = tcCountMiddle(r, h, ia)
@@ -505,7 +505,7 @@ func tcMiddleCosts(h *tcAdj, hd *tcHeads) (low, middle float64) {
 // tcBuildInArcs groups the arcs by head: a prefix sum over vertices, then workers in order,
 // gives every worker a cursor in every in-list, and each worker scatters its own sources'
 // arcs there. In-lists come out sorted by source.
-func tcBuildInArcs(r *Run, h *tcAdj, hd *tcHeads) *tcInArcs {
+func tcBuildInArcs(h *tcAdj, hd *tcHeads) *tcInArcs {
 	n := len(h.off) - 1
 	off := make([]int64, n+1)
 	var sum int64
