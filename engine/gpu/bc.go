@@ -80,8 +80,8 @@ func bc(r *run) error {
 	if err != nil {
 		return fmt.Errorf("gpu: %v", err)
 	}
-	if r.req.Params.Sources == 0 {
-		r.res.Params.Src = int64(srcs[0])
+	if r.req.Params.Sources == 0 || r.req.Params.Src < 0 {
+		r.res.Params.Src = int64(srcs[0]) // the source; with sampled sources, the first (src is unused)
 	}
 	switch {
 	case s.Driven == engine.Hybrid:
