@@ -215,8 +215,8 @@ func (r *binRing) push(b int64, v uint32) {
 	if b-r.lo >= int64(len(r.bins)) {
 		r.grow(b)
 	}
-	i := b & int64(len(r.bins)-1)
-	r.bins[i] = append(r.bins[i], v)
+	p := &r.bins[b&int64(len(r.bins)-1)]
+	*p = append(*p, v)
 }
 
 func (r *binRing) grow(b int64) {
