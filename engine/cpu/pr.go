@@ -249,19 +249,25 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	return rank, nil
 }
 
-// pullJacobi computes every contribution (rank / out-degree, as float32: GAPBS's float
-// scores, half the memory traffic of the random reads), then every vertex pulls into a
-// second array; sums are accumulated in float64, four at a time to break the dependency
-// chain of the adds.
+// pullJacobi is the Jacobi pull sweep: every vertex pulls its in-neighbours' contributions
+// (rank / out-degree, as float32: GAPBS's float scores, half the memory traffic of the random
+// reads) from the previous sweep, and writes its own for the next sweep into a second array,
+// with the dangling total, so no separate pass computes them. Sums are accumulated in float64,
+// four at a time to break the dependency chain of the adds.
 func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
 	n, d, base := p.n, p.d, p.base
 	toff, tnb := p.t.Offsets, p.t.Neighbors
 	inv := p.inv
 	rank := make([]float64, n)
-	next := make([]float64, n)
-	contrib := make([]float32, n)
+	contrib, nextContrib := make([]float32, n), make([]float32, n)
+	init := 1 / float64(n)
+	dangling := 0.0
 	for v := range rank {
-		rank[v] = 1 / float64(n)
+		rank[v] = init
+		contrib[v] = float32(init * inv[v])
+		if inv[v] == 0 {
+			dangling += init
+		}
 	}
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
@@ -269,22 +275,10 @@ func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
 			return nil, err
 		}
 		start := time.Now()
-		clear(p.cnt)
-		p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
-			dang := 0.0
-			for v := lo; v < hi; v++ {
-				contrib[v] = float32(rank[v] * inv[v])
-				if inv[v] == 0 {
-					dang += rank[v]
-				}
-			}
-			p.cnt[w].b += dang
-		})
-		_, dangling := p.sums()
 		spread := d * dangling / float64(n)
 		clear(p.cnt)
 		p.forRange(n, 4096, 1, func(w, lo, hi int) {
-			var change float64
+			var change, dang float64
 			for u := lo; u < hi; u++ {
 				nb := tnb[toff[u]:toff[u+1]]
 				var s0, s1, s2, s3 float64
@@ -300,15 +294,21 @@ func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
 				}
 				x := base + d*((s0+s1)+(s2+s3)) + spread
 				change += math.Abs(x - rank[u])
-				next[u] = x
+				rank[u] = x // only u's owner reads or writes rank[u]; others read contrib
+				nextContrib[u] = float32(x * inv[u])
+				if inv[u] == 0 {
+					dang += x
+				}
 			}
 			p.cnt[w].a += change
+			p.cnt[w].b += dang
 		})
 		if p.stopped() {
 			return nil, p.ctxErr(ctx)
 		}
-		change, _ := p.sums()
-		rank, next = next, rank
+		change, dang := p.sums()
+		dangling = dang
+		contrib, nextContrib = nextContrib, contrib
 		p.emit(p.record(iter, engine.Pull, change, start))
 		if change < params.Tolerance {
 			break
