@@ -36,8 +36,36 @@ type Properties struct {
 
 // Properties returns the graph's properties, computed on first call and cached.
 func (g *CSR) Properties() Properties {
-	g.propsOnce.Do(func() { g.props = computeProperties(g) })
+	g.propsOnce.Do(func() { g.props = computeProperties(g); g.propsDone.Store(true) })
 	return g.props
+}
+
+// HasProperties reports whether Properties has been computed (so calling it now is free).
+// Tests use it to check that an engine's timed region never pays for the properties.
+func (g *CSR) HasProperties() bool { return g.propsDone.Load() }
+
+// MaxDegreeVertex returns the vertex of highest out-degree, the lowest id among ties (0 for an
+// empty graph): the same vertex as Properties().MaxDegreeVertex, from one O(V) scan of Offsets
+// computed on first call and cached. It is what src=auto resolves to, so engines call it
+// inside their timed region; Properties also runs diameter-estimating BFS sweeps and must not
+// be.
+func (g *CSR) MaxDegreeVertex() uint32 {
+	g.maxDegOnce.Do(func() {
+		g.maxDegVertex = maxDegreeVertex(g.Offsets)
+	})
+	return g.maxDegVertex
+}
+
+// maxDegreeVertex returns the lowest v with the largest Offsets[v+1]-Offsets[v].
+func maxDegreeVertex(off []int64) uint32 {
+	var best uint32
+	var bestDeg int64 = -1
+	for v := 0; v+1 < len(off); v++ {
+		if d := off[v+1] - off[v]; d > bestDeg {
+			best, bestDeg = uint32(v), d
+		}
+	}
+	return best
 }
 
 // Bytes returns the memory held by the CSR arrays.
@@ -57,33 +85,12 @@ func (g *CSR) Fingerprint() string {
 			hdr[16] = 1
 		}
 		h.Write(hdr[:])
-		h.Write(int64Bytes(g.Offsets))
-		h.Write(uint32Bytes(g.Neighbors))
-		h.Write(int32Bytes(g.Weights))
+		h.Write(Int64Bytes(g.Offsets))
+		h.Write(Uint32Bytes(g.Neighbors))
+		h.Write(Int32Bytes(g.Weights))
 		g.fingerprint = hex.EncodeToString(h.Sum(nil)[:8])
 	})
 	return g.fingerprint
-}
-
-func int64Bytes(s []int64) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*8)
-}
-
-func uint32Bytes(s []uint32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
-}
-
-func int32Bytes(s []int32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
 }
 
 // parallelMin is the number of vertices from which properties are computed on all cores.

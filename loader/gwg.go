@@ -112,11 +112,11 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	binary.LittleEndian.PutUint64(hdr[32:], uint64(metaLen))
 	pieces := [][]byte{
 		meta, make([]byte, pad8(metaLen)-metaLen),
-		int64Bytes(g.Offsets),
-		uint32Bytes(g.Neighbors), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()),
+		graph.Int64Bytes(g.Offsets),
+		graph.Uint32Bytes(g.Neighbors), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()),
 	}
 	if g.Weights != nil {
-		pieces = append(pieces, int32Bytes(g.Weights), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()))
+		pieces = append(pieces, graph.Int32Bytes(g.Weights), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()))
 	}
 	binary.LittleEndian.PutUint32(hdr[40:], gwgChecksum(hdr[:40], pieces))
 
@@ -339,25 +339,4 @@ func tryCache(cachePath, src string, o *options) (*graph.CSR, string) {
 	}
 	g.Origin.Note = joinNote(g.Origin.Note, "loaded from cache "+filepath.Base(cachePath)+" (made "+ci.ModTime().Format(time.DateTime)+")")
 	return g, ""
-}
-
-func int64Bytes(s []int64) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*8)
-}
-
-func uint32Bytes(s []uint32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
-}
-
-func int32Bytes(s []int32) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*4)
 }
