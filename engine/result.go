@@ -80,14 +80,16 @@ type Provenance struct {
 }
 
 // ResolveSource returns the source vertex for p on g: p.Src, or the highest out-degree vertex
-// when p.Src is auto. It refuses a source outside the graph.
+// (lowest id on ties) when p.Src is auto. It refuses a source outside the graph. Engines call
+// it inside their timed region, so it costs at most one O(V) scan of the offsets, cached on the
+// graph (graph.CSR.MaxDegreeVertex), never g.Properties() and its BFS sweeps.
 func ResolveSource(p Params, g *graph.CSR) (uint32, error) {
 	n := g.NumVertices()
 	if n == 0 {
 		return 0, fmt.Errorf("the graph has no vertices")
 	}
 	if p.Src < 0 {
-		return g.Properties().MaxDegreeVertex, nil
+		return g.MaxDegreeVertex(), nil
 	}
 	if p.Src >= int64(n) {
 		return 0, fmt.Errorf("src=%d is not a vertex: the graph has vertices 0..%d", p.Src, n-1)

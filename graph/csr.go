@@ -3,6 +3,7 @@ package graph
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // CSR is a graph in compressed sparse row form. Vertex ids are 0-based uint32; the out-neighbours
@@ -22,6 +23,10 @@ type CSR struct {
 
 	propsOnce sync.Once
 	props     Properties
+	propsDone atomic.Bool
+
+	maxDegOnce   sync.Once
+	maxDegVertex uint32
 
 	fpOnce      sync.Once
 	fingerprint string
