@@ -6,5 +6,6 @@
 // them with Open and never knows more about them than that name. An engine may also list the
 // schedule space it runs (Spacer), which the conformance suite in engine/enginetest crosses
 // against engine/ref with Verify: exact depths and distances, the same component partition,
-// PageRank within PRTolerance in L1, and what each other algorithm's verifier demands.
+// PageRank within PRAllowedL1 in L1 (each run's distance to the fixed point, bounded by its
+// tolerance, with PRTolerance as the floor), and what each other algorithm's verifier demands.
 package engine
