@@ -513,11 +513,15 @@ func (s Schedule) String() string {
 	return strings.Join(parts, " ")
 }
 
-// Relevant is String restricted to the knobs that apply to the algorithm on the engine.
+// Relevant lists "name=value" for every knob that means something for the algorithm on the
+// engine given the rest of the schedule: a knob of another algorithm or engine is left out, and
+// so is one whose need (the same conditions Validate refuses a set knob for) fails, e.g. alpha
+// and beta unless direction=auto, threshold unless driven=hybrid, np unless lb=np, chunk with
+// split=blocked, dedup and frontier on a topology-driven run.
 func (s Schedule) Relevant(a Algorithm, engineName string) string {
 	var parts []string
 	for _, k := range knobs {
-		if k.AppliesTo(a, engineName) {
+		if k.AppliesTo(a, engineName) && s.knobInert(k.Name, a) == "" {
 			parts = append(parts, k.Name+"="+k.get(&s))
 		}
 	}

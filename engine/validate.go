@@ -26,26 +26,11 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 			return fmt.Errorf("%s=%s does not apply to the %s engine: it is a %s engine knob", k.Name, v, engineName, k.Engines[0])
 		}
 	}
-	dataDriven := s.Driven != Topology
-	switch {
-	case s.Update == RW && !a.Monotonic():
+	if s.Update == RW && !a.Monotonic() {
 		return fmt.Errorf("update=rw needs a monotonic algorithm (bfs, sssp, cc): %s's values do not only move one way, so a lost write would be wrong", a)
-	case s.Dedup != DedupAuto && !dataDriven:
-		return fmt.Errorf("dedup=%s only means something for a data-driven run: a topology-driven run visits every vertex and has no worklist to hold duplicates", s.Dedup)
-	case s.Frontier != FrontierAuto && !dataDriven:
-		return fmt.Errorf("frontier=%s only means something for a data-driven run: a topology-driven run has no frontier to represent", s.Frontier)
-	case s.PushAgg != AggAuto && !dataDriven:
-		return fmt.Errorf("push_agg=%s aggregates worklist pushes, and a topology-driven run pushes nothing", s.PushAgg)
-	case s.Threshold != 0 && s.Driven != Hybrid:
-		return fmt.Errorf("threshold is the hybrid's switch point: set driven=hybrid to use it")
-	case (s.Alpha != 0 || s.Beta != 0) && s.Direction != DirAuto:
-		return fmt.Errorf("alpha and beta steer direction-optimizing traversal: they need direction=auto, not %s", s.Direction)
-	case s.NP != 0 && s.LB != LBNP:
-		return fmt.Errorf("np picks the schedulers of lb=np: set lb=np to use it")
-	case s.Chunk != 0 && s.Split == Blocked:
-		return fmt.Errorf("chunk sizes the pieces of a cyclic or dynamic split; split=blocked gives each worker one block")
-	case s.Direction == Pull && s.Dedup != DedupAuto && s.Dedup != DedupNone:
-		return fmt.Errorf("dedup=%s guards worklist pushes, and a pull step writes only the vertex it owns, so it never pushes duplicates", s.Dedup)
+	}
+	if err := s.checkNeeds(a, genericNeeds); err != nil {
+		return err
 	}
 	switch a {
 	case PR:
@@ -55,33 +40,179 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 		if s.Driven == Hybrid {
 			return fmt.Errorf("driven=hybrid switches BFS, SSSP and CC between worklist and sweep; PageRank runs topology-driven (pull or push) or data-driven (residual push)")
 		}
-		if s.Blocking != 0 && (s.Driven == Data || s.Direction == Push) {
-			return fmt.Errorf("blocking (EdgeBlocking) segments a topology-driven pull sweep by destination; it needs driven=topology and direction=pull")
-		}
 	case SSSP:
 		if s.Method != MethodAuto && s.Method != DeltaStep && s.Method != NearFar {
 			return fmt.Errorf("method=%s is a cc method; sssp has deltastep and nearfar", s.Method)
-		}
-		if s.Method != MethodAuto && s.Driven == Topology {
-			return fmt.Errorf("method=%s is a data-driven worklist; driven=topology runs Bellman-Ford sweeps instead", s.Method)
 		}
 	case CC:
 		if s.Method == DeltaStep || s.Method == NearFar {
 			return fmt.Errorf("method=%s is an sssp method; cc has labelprop, sv and afforest", s.Method)
 		}
-		if (s.Method == SV || s.Method == Afforest) && (s.Direction != DirAuto || s.Driven != DrivenAuto) {
-			return fmt.Errorf("method=%s hooks and compresses trees; direction and driven choose among label-propagation schedules (method=labelprop)", s.Method)
-		}
 	case MIS:
-		if s.Dedup == DedupNone {
-			return fmt.Errorf("dedup=none: an MIS worklist holds each undecided vertex once (Indigo2 has no duplicate-worklist MIS)")
+		if s.Dedup == DedupNone || s.Dedup == DedupCull {
+			return fmt.Errorf("dedup=%s: an MIS worklist holds each undecided vertex once (Indigo2 has no duplicate-worklist MIS), so there are no duplicates to allow or cull", s.Dedup)
 		}
 	case TC:
 		if s.LB != LBAuto && s.LB != LBVertex && s.LB != LBEdge {
 			return fmt.Errorf("lb=%s: triangle counting is vertex- or edge-parallel (lb=vertex|edge)", s.LB)
 		}
 	}
+	if s.Driven == Hybrid && a != PR {
+		// The temporal hybrid is defined by its switch point; an algorithm without the threshold
+		// knob has no hybrid (Nasre et al. study it for BFS and SSSP; CC's label propagation is
+		// the same worklist-or-sweep choice).
+		if k, _ := LookupKnob("threshold"); !hasAlg(k.Algorithms, a) {
+			return fmt.Errorf("driven=hybrid switches between a worklist and full sweeps at threshold x V, and threshold is a knob of %s only: %s runs data- or topology-driven", algList(k.Algorithms), a)
+		}
+	}
+	return s.checkNeeds(a, algorithmNeeds)
+}
+
+// The order Validate checks knob needs in, so that a schedule breaking several rules gets the
+// same first sentence every time: the rules of every algorithm first, then those of one.
+var (
+	genericNeeds   = []string{"dedup", "frontier", "push_agg", "threshold", "alpha", "beta", "np", "chunk"}
+	algorithmNeeds = []string{"blocking", "method", "direction", "driven", "update", "sync", "relabel"}
+)
+
+// checkNeeds refuses the first of the named knobs that is set (not default) in s and whose
+// need (knobNeeds) fails.
+func (s *Schedule) checkNeeds(a Algorithm, names []string) error {
+	for _, name := range names {
+		k, _ := LookupKnob(name)
+		if k.get(s) == k.Default {
+			continue
+		}
+		if why := s.knobInert(name, a); why != "" {
+			return errors.New(why)
+		}
+	}
 	return nil
+}
+
+// knobNeeds holds, per knob, what the rest of the schedule (and the algorithm) must be for
+// the knob to mean something: the function returns "" when it does, or the sentence that says
+// why it does not. Validate refuses a knob set to a non-default value whose need fails;
+// Relevant leaves such a knob out. A need may read the knob's own value (dedup=none is
+// allowed with pull, where it states what a pull step does anyway).
+var knobNeeds = map[string]func(s *Schedule, a Algorithm) string{
+	"alpha": needDirAuto,
+	"beta":  needDirAuto,
+	"threshold": func(s *Schedule, a Algorithm) string {
+		if s.Driven != Hybrid {
+			return "threshold is the hybrid's switch point: set driven=hybrid to use it"
+		}
+		return ""
+	},
+	"np": func(s *Schedule, a Algorithm) string {
+		if s.LB != LBNP {
+			return "np picks the schedulers of lb=np: set lb=np to use it"
+		}
+		return ""
+	},
+	"chunk": func(s *Schedule, a Algorithm) string {
+		if s.Split == Blocked {
+			return "chunk sizes the pieces of a cyclic or dynamic split; split=blocked gives each worker one block"
+		}
+		return ""
+	},
+	"dedup": both(labelPropOnly("dedup"), func(s *Schedule, a Algorithm) string {
+		switch {
+		case s.Driven == Topology:
+			return fmt.Sprintf("dedup=%s only means something for a data-driven run: a topology-driven run visits every vertex and has no worklist to hold duplicates", s.Dedup)
+		case s.Direction == Pull && s.Dedup != DedupNone:
+			return fmt.Sprintf("dedup=%s guards worklist pushes, and a pull step writes only the vertex it owns, so it never pushes duplicates", s.Dedup)
+		}
+		return ""
+	}),
+	"frontier": both(labelPropOnly("frontier"), func(s *Schedule, a Algorithm) string {
+		if s.Driven == Topology {
+			return fmt.Sprintf("frontier=%s only means something for a data-driven run: a topology-driven run has no frontier to represent", s.Frontier)
+		}
+		return ""
+	}),
+	"push_agg": both(labelPropOnly("push_agg"), func(s *Schedule, a Algorithm) string {
+		if s.Driven == Topology {
+			return fmt.Sprintf("push_agg=%s aggregates worklist pushes, and a topology-driven run pushes nothing", s.PushAgg)
+		}
+		return ""
+	}),
+	"blocking": func(s *Schedule, a Algorithm) string {
+		if a == PR && (s.Driven == Data || s.Direction == Push) {
+			return "blocking (EdgeBlocking) segments a topology-driven pull sweep by destination; it needs driven=topology and direction=pull"
+		}
+		return ""
+	},
+	"method": func(s *Schedule, a Algorithm) string {
+		if a == SSSP && s.Driven == Topology {
+			return fmt.Sprintf("method=%s is a data-driven worklist; driven=topology runs Bellman-Ford sweeps instead", s.Method)
+		}
+		return ""
+	},
+	"direction": labelPropOnly("direction"),
+	"driven":    labelPropOnly("driven"),
+	"update": func(s *Schedule, a Algorithm) string {
+		// Afforest links each edge once, and its link retries a compare-and-swap that another
+		// link got to first; a plain write can lose a link that no later pass redoes, where sv
+		// and labelprop repeat until nothing changes.
+		if a == CC && s.Method == Afforest && s.Update == RW {
+			return "method=afforest links each edge once with a compare-and-swap that retries when another link got there first (update=rmw); a plain write (update=rw) could lose a link that no later pass redoes (sv and labelprop repeat until nothing changes, so they can use rw)"
+		}
+		return ""
+	},
+	"sync": both(labelPropOnly("sync"), func(s *Schedule, a Algorithm) string {
+		// A push sweep sums each vertex's new rank from many writers, so the rank exists only
+		// when the sweep ends: topology-driven push PageRank is Jacobi by construction.
+		if a == PR && s.Direction == Push && s.Driven == Topology && s.Sync == Async {
+			return "sync=async: a topology-driven push sweep sums each vertex's new rank from all its in-neighbours' pushes, so the rank exists only when the sweep ends (Jacobi, sync=sync); the in-place forms are direction=pull (Gauss-Seidel) and driven=data (residual push)"
+		}
+		return ""
+	}),
+	"relabel": func(s *Schedule, a Algorithm) string {
+		// Relabelling renumbers vertices by degree so that the degree orientation becomes the
+		// id orientation; with arcs oriented by id or not at all, there is no degree order.
+		if a == TC && (s.Order == OrderID || s.Order == OrderNone) && s.Relabel != RelabelOff {
+			return fmt.Sprintf("relabel=%s renumbers the vertices by degree, which only means something when arcs are oriented by degree (order=degree); with order=%s there is nothing to renumber by (use relabel=off)", s.Relabel, s.Order)
+		}
+		return ""
+	},
+}
+
+func needDirAuto(s *Schedule, a Algorithm) string {
+	if s.Direction != DirAuto {
+		return fmt.Sprintf("alpha and beta steer direction-optimizing traversal: they need direction=auto, not %s", s.Direction)
+	}
+	return ""
+}
+
+// labelPropOnly is the need of a knob that only chooses among cc label-propagation schedules
+// (direction, driven, frontier, dedup, sync, push_agg): meaningless with method=sv or afforest.
+func labelPropOnly(name string) func(s *Schedule, a Algorithm) string {
+	return func(s *Schedule, a Algorithm) string {
+		if a == CC && (s.Method == SV || s.Method == Afforest) {
+			return fmt.Sprintf("method=%s hooks and compresses trees; %s=%s chooses among label-propagation schedules (method=labelprop)", s.Method, name, s.Get(name))
+		}
+		return ""
+	}
+}
+
+// both is the need of a knob with two: the first failing one's sentence.
+func both(f, g func(s *Schedule, a Algorithm) string) func(s *Schedule, a Algorithm) string {
+	return func(s *Schedule, a Algorithm) string {
+		if why := f(s, a); why != "" {
+			return why
+		}
+		return g(s, a)
+	}
+}
+
+// knobInert returns why the named knob means nothing in s for algorithm a ("" when it does):
+// the knob's need from knobNeeds.
+func (s *Schedule) knobInert(name string, a Algorithm) string {
+	if need := knobNeeds[name]; need != nil {
+		return need(s, a)
+	}
+	return ""
 }
 
 func algList(as []Algorithm) string {
