@@ -28,6 +28,9 @@ type CSR struct {
 	maxDegOnce   sync.Once
 	maxDegVertex uint32
 
+	histOnce sync.Once
+	hist     []int64
+
 	fpOnce      sync.Once
 	fingerprint string
 }

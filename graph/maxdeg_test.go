@@ -2,10 +2,11 @@ package graph
 
 import (
 	"encoding/binary"
+	"slices"
 	"testing"
 )
 
-// TestMaxDegreeVertex checks the cheap scan against Properties (lowest id on ties) and that it
+// TestMaxDegreeVertex checks the cheap scans (and DegreeHistogram) against Properties (lowest id on ties) and that it
 // does not compute the properties (whose diameter sweeps must stay out of engines' timed runs).
 func TestMaxDegreeVertex(t *testing.T) {
 	star := undirected(6, [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}})
@@ -29,8 +30,12 @@ func TestMaxDegreeVertex(t *testing.T) {
 		if got := g.MaxDegreeVertex(); got != c.want {
 			t.Errorf("%s: MaxDegreeVertex %d, want %d", c.name, got, c.want)
 		}
+		h := g.DegreeHistogram()
 		if g.HasProperties() {
-			t.Errorf("%s: MaxDegreeVertex computed the properties", c.name)
+			t.Errorf("%s: MaxDegreeVertex or DegreeHistogram computed the properties", c.name)
+		}
+		if p := g.Properties(); !slices.Equal(h, p.DegreeHistogram) {
+			t.Errorf("%s: DegreeHistogram %v, Properties().DegreeHistogram %v", c.name, h, p.DegreeHistogram)
 		}
 		if p := g.Properties(); p.MaxDegreeVertex != g.MaxDegreeVertex() {
 			t.Errorf("%s: Properties().MaxDegreeVertex %d, MaxDegreeVertex %d", c.name, p.MaxDegreeVertex, g.MaxDegreeVertex())
