@@ -28,7 +28,8 @@ import (
 //     and adds it to its centrality: a pull over the stored level (data) or a depth sweep
 //     (topology).
 //
-// lb=warp (the default) gives each vertex a warp, lanes over its edges; lb=thread a thread.
+// lb=warp gives each vertex a warp, lanes over its edges; lb=thread a thread; auto picks warp
+// when the maximum degree exceeds 4 times the average, else thread.
 // The first 16 sources get a record per level, later ones one per phase. Time O(V + E) per
 // source; device memory four arrays of V doubles and ints plus the stored levels.
 //
@@ -103,7 +104,14 @@ func bc(r *run) error {
 		s.Update = engine.RMW
 	}
 	if s.LB == engine.LBAuto {
+		// A warp per vertex where degrees are skewed (kron 20: 9.5 ms against 79 ms with a
+		// thread, whose hubs serialize); a thread where they are even (urand 20: 2.7 ms against
+		// 4.6 ms with a warp, whose lanes idle on lists of about 32); H200, BenchmarkBC.
+		p := r.g.Properties()
 		s.LB = engine.LBWarp
+		if float64(p.MaxDegree) <= 4*max(p.AvgDegree, 1) {
+			s.LB = engine.LBThread
+		}
 	}
 	r.setSchedule(s)
 	n := int64(r.n)
