@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/gworkbench/gworkbench/graph"
@@ -202,14 +203,25 @@ func verifyPR(g *graph.CSR, got, want *Result) error {
 	}
 	msg := fmt.Sprintf("verify: pr ranks differ by %.3g in L1 (allowed %.3g = %s); largest at vertex %d: got %.9g, want %.9g",
 		l1, allowed, why, worst, got.Rank[worst], want.Rank[worst])
+	gotName, wantName := got.Engine, want.Engine
+	if gotName == "" || wantName == "" || gotName == wantName {
+		gotName, wantName = "got", "want"
+	}
+	var capped []string
 	for _, r := range []struct {
 		name string
 		res  *Result
-	}{{"got", got}, {"want", want}} {
+	}{{gotName, got}, {wantName, want}} {
 		if r.res.Params.MaxIter > 0 && r.res.Summary.Iterations >= r.res.Params.MaxIter {
-			msg += fmt.Sprintf("; the %s run (%s) ran all max_iter=%d iterations, so it may have stopped short of its tolerance, and the bound does not hold for it (raise max_iter)",
-				r.name, r.res.Engine, r.res.Params.MaxIter)
+			capped = append(capped, fmt.Sprintf("the %s run used all max_iter=%d iterations", r.name, r.res.Params.MaxIter))
 		}
+	}
+	if len(capped) > 0 {
+		it, its := "it", "its"
+		if len(capped) > 1 {
+			it, its = "they", "their"
+		}
+		msg += "; " + strings.Join(capped, " and ") + ", so " + it + " may have stopped short of " + its + " tolerance, where the bound does not hold (raise max_iter)"
 	}
 	return errors.New(msg)
 }
