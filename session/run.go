@@ -335,12 +335,6 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 		return nil, runErr(sp, ctx.Err())
 	}
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
-	if sp.params.Src < 0 && takesSrc(sp.alg) {
-		// src=auto is the highest-degree vertex, which engines find through the graph's
-		// properties (degrees, a diameter estimate): computed once per graph, and not to be
-		// counted in the first run's time.
-		sp.g.Properties()
-	}
 	lp := &livePrinter{s: s, mode: live}
 	req := engine.Request{
 		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.params, Schedule: sp.sched,
