@@ -54,7 +54,7 @@ func verifiedWhat(r *engine.Result) string {
 	case engine.CC:
 		return "the same partition of " + n + " vertices"
 	case engine.PR:
-		return fmt.Sprintf("ranks within %.3g in L1 (both runs stop within tolerance x d/(1-d) of the fixed point)", engine.PRAllowedL1(r.Params, r.Params))
+		return fmt.Sprintf("ranks within %.3g in L1, the bound for two runs that stop at tolerance %g", engine.PRAllowedL1(r.Params, r.Params), r.Params.Tolerance)
 	case engine.TC:
 		return "the same triangle count"
 	}
