@@ -126,8 +126,9 @@ func runPR(ctx context.Context, r *Run) error {
 
 // manyLowDegree reports whether more than 5% of the vertices have out-degree 0 or 1 (kron
 // graphs: isolated vertices and small components). There Gauss-Seidel's L1 change decays
-// slowly after a fast start (kron scale 16: 16 sweeps to 1e-4 against Jacobi's 9), so auto
-// picks Jacobi; on graphs without them (urand) Gauss-Seidel needs fewer sweeps (4 against 6).
+// unevenly (kron scale 14 to 20, from the start of startRanks: 15, 10, 6, 9 sweeps to 1e-4,
+// varying from run to run) where Jacobi's is steady (9, 8, 8, 8), so auto picks Jacobi; on
+// graphs without them (urand) Gauss-Seidel needs fewer sweeps (4 against 6).
 func manyLowDegree(g *graph.CSR) bool {
 	h := g.Properties().DegreeHistogram
 	var low int64
@@ -184,14 +185,9 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	inv := p.inv
 	rank := make([]float64, n)
 	contrib := make([]uint32, n)
-	init := 1 / float64(n)
-	dangling := 0.0
+	dangling, fixedSpread, fixed := p.startRanks(rank)
 	for v := range rank {
-		rank[v] = init
-		contrib[v] = math.Float32bits(float32(init * inv[v]))
-		if inv[v] == 0 {
-			dangling += init
-		}
+		contrib[v] = math.Float32bits(float32(rank[v] * inv[v]))
 	}
 	var dang atomic.Uint64 // float64 bits: the dangling rank, updated as pieces finish
 	dang.Store(math.Float64bits(dangling))
@@ -203,7 +199,10 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 		start := time.Now()
 		clear(p.cnt)
 		p.forRange(n, 4096, 1, func(w, lo, hi int) {
-			spread := d * math.Float64frombits(dang.Load()) / float64(n)
+			spread := fixedSpread
+			if !fixed {
+				spread = d * math.Float64frombits(dang.Load()) / float64(n)
+			}
 			var change, ddang float64
 			for u := lo; u < hi; u++ {
 				nb := tnb[toff[u]:toff[u+1]]
@@ -223,12 +222,17 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 				change += math.Abs(x - old)
 				rank[u] = x
 				if inv[u] != 0 {
-					atomic.StoreUint32(&contrib[u], math.Float32bits(float32(x*inv[u])))
+					c := math.Float32bits(float32(x * inv[u]))
+					if raceBuild {
+						atomic.StoreUint32(&contrib[u], c)
+					} else {
+						contrib[u] = c // a plain store (an atomic one is a locked XCHG on amd64): see raceBuild
+					}
 				} else {
 					ddang += x - old
 				}
 			}
-			if ddang != 0 {
+			if ddang != 0 && !fixed {
 				addF((*uint64)(unsafe.Pointer(&dang)), ddang)
 			}
 			p.cnt[w].a += change
@@ -260,14 +264,9 @@ func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
 	inv := p.inv
 	rank := make([]float64, n)
 	contrib, nextContrib := make([]float32, n), make([]float32, n)
-	init := 1 / float64(n)
-	dangling := 0.0
+	dangling, _, _ := p.startRanks(rank)
 	for v := range rank {
-		rank[v] = init
-		contrib[v] = float32(init * inv[v])
-		if inv[v] == 0 {
-			dangling += init
-		}
+		contrib[v] = float32(rank[v] * inv[v])
 	}
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
@@ -477,6 +476,50 @@ func (p *prState) residualPush(ctx context.Context) ([]float64, error) {
 		out[v] += uniform
 	}
 	return out, nil
+}
+
+// startRanks fills the starting ranks and returns the dangling total. When every dangling
+// vertex is isolated (always, on an undirected graph), fixed is true and spread is the exact
+// fixed-point share of the dangling rank: each isolated vertex's rank is r = base + d*D/n
+// with D = z*r over the z of them, so r = base / (1 - d*z/n), and spread = d*D/n is a constant
+// (no dangling total then lags behind a Gauss-Seidel sweep). On an undirected graph the start
+// is also the exact mass of every component: no arc leaves a component, so summing the
+// equations over a component C gives a mass of |C| (base + spread) / (1 - d), the same mean for
+// every component; a uniform 1/V start leaves each component's mass error to decay only by a
+// factor d per sweep (kron graphs have many small components). Otherwise the start is 1/V.
+func (p *prState) startRanks(rank []float64) (dangling, spread float64, fixed bool) {
+	n, d, base, inv := p.n, p.d, p.base, p.inv
+	z := 0
+	isolated := true
+	for v := range inv {
+		if inv[v] == 0 {
+			z++
+			isolated = isolated && (p.t == nil || p.t.Offsets[v] == p.t.Offsets[v+1])
+		}
+	}
+	fixed = isolated && 1-d*float64(z)/float64(n) > 0
+	if !fixed || p.g.Directed {
+		init := 1 / float64(n)
+		for v := range rank {
+			rank[v] = init
+		}
+		dangling = float64(z) * init
+		if fixed {
+			r := base / (1 - d*float64(z)/float64(n))
+			spread = d * float64(z) * r / float64(n)
+		}
+		return dangling, spread, fixed
+	}
+	r := base / (1 - d*float64(z)/float64(n))
+	spread = d * float64(z) * r / float64(n)
+	rc := (base + spread) / (1 - d)
+	for v := range rank {
+		rank[v] = rc
+		if inv[v] == 0 {
+			rank[v] = r
+		}
+	}
+	return float64(z) * r, spread, true
 }
 
 // normalize scales x to sum to 1.
