@@ -158,9 +158,8 @@ func TestMIS(t *testing.T) {
 
 func TestMST(t *testing.T) { runAlgos4(t, engine.MST, []engine.Params{engine.DefaultParams()}) }
 
-// TestTCVertexLB runs lb=vertex by name. resolve.go refuses lb=vertex for every algorithm
-// ("the CPU engine's triangle-counting split"), before the TC driver sees it; until it lets
-// tc through, the refusal is logged rather than failed.
+// TestTCVertexLB runs lb=vertex by name (auto is lb=edge), and checks that the traversals
+// refuse it.
 func TestTCVertexLB(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
@@ -170,15 +169,14 @@ func TestTCVertexLB(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.TC, Params: engine.DefaultParams(), Schedule: sched(t, "lb=vertex")})
-	if errors.Is(err, engine.ErrUnsupported) && strings.Contains(err.Error(), "triangle-counting split") {
-		t.Logf("lb=vertex refused by resolve.go (lb=auto runs the same vertex-parallel kernels): %v", err)
-		return
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := engine.Verify(g, got, want); err != nil {
 		t.Error(err)
+	}
+	if _, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.BFS, Params: engine.DefaultParams(), Schedule: sched(t, "lb=vertex")}); !errors.Is(err, engine.ErrUnsupported) {
+		t.Errorf("bfs lb=vertex: got %v, want ErrUnsupported", err)
 	}
 }
 
@@ -195,7 +193,15 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 		{engine.MIS, "driven=hybrid"}, {engine.MIS, "dedup=cull"}, {engine.MIS, "lb=warp"},
 		{engine.MST, "driven=hybrid"}, {engine.MST, "frontier=boolmap"},
 	} {
-		_, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: c.a, Params: engine.DefaultParams(), Schedule: sched(t, c.s)})
+		s := sched(t, c.s)
+		_, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: c.a, Params: engine.DefaultParams(), Schedule: s})
+		if verr := s.Validate(c.a, "gpu"); verr != nil {
+			// Refused for every engine by the contract: the run must give that sentence.
+			if err == nil || err.Error() != verr.Error() {
+				t.Errorf("%s [%s]: got %v, want Validate's refusal %q", c.a, c.s, err, verr)
+			}
+			continue
+		}
 		if !errors.Is(err, engine.ErrUnsupported) {
 			t.Errorf("%s [%s]: got %v, want ErrUnsupported", c.a, c.s, err)
 		}

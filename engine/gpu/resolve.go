@@ -28,8 +28,8 @@ func (r *run) resolve() error {
 	switch {
 	case s.LB == engine.LBETWC:
 		return unsupported("lb=etwc is not implemented yet (thread, warp, cta, twc, edge, coo and np are)")
-	case s.LB == engine.LBVertex:
-		return unsupported("lb=vertex is the CPU engine's triangle-counting split")
+	case s.LB == engine.LBVertex && alg != engine.TC:
+		return unsupported("lb=vertex is triangle counting's vertex-parallel split; the traversals' thread mapping is lb=thread")
 	case s.Blocking != 0:
 		return unsupported("blocking (EdgeBlocking) is not implemented yet")
 	}

@@ -115,15 +115,14 @@ func readI64(b buffer, off int64) (int64, error) {
 
 func tc(r *run) error {
 	s := r.req.Schedule
-	// Auto is merge (kron and urand scale 20 on an H200, vertex-parallel: merge 21.3 and 2.4
-	// ms, hash 26.8 and 6.6 ms, binary 45.0 and 3.4 ms). Edge-parallel merge is faster still
-	// (19.0 and 2.0 ms), but resolve.go refuses an explicit lb=vertex, so auto stays vertex to
-	// keep those kernels reachable; lb=edge picks the other.
+	// Auto is edge-parallel merge (kron and urand scale 20 on an H200: lb=edge merge 19.0 and
+	// 2.0 ms; vertex-parallel merge 21.3 and 2.4 ms, hash 26.8 and 6.6 ms, binary 45.0 and
+	// 3.4 ms).
 	if s.Intersect == engine.IntersectAuto {
 		s.Intersect = engine.IntersectMerge
 	}
 	if s.LB == engine.LBAuto {
-		s.LB = engine.LBVertex
+		s.LB = engine.LBEdge
 	}
 	if s.LB != engine.LBVertex && s.LB != engine.LBEdge {
 		return unsupported("tc: lb=%s: triangle counting is vertex- or edge-parallel (lb=vertex|edge)", s.LB)
