@@ -190,7 +190,7 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 		contrib[v] = math.Float32bits(float32(rank[v] * inv[v]))
 	}
 	cf := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(contrib))), len(contrib)) // contrib as floats
-	var dang atomic.Uint64 // float64 bits: the dangling rank, updated as pieces finish
+	var dang atomic.Uint64                                                                  // float64 bits: the dangling rank, updated as pieces finish
 	dang.Store(math.Float64bits(dangling))
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
