@@ -189,8 +189,10 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	for v := range rank {
 		contrib[v] = math.Float32bits(float32(rank[v] * inv[v]))
 	}
-	cf := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(contrib))), len(contrib)) // contrib as floats
-	var dang atomic.Uint64                                                                  // float64 bits: the dangling rank, updated as pieces finish
+	// cf is contrib as floats; dang holds the float64 bits of the dangling rank, updated as
+	// pieces finish.
+	cf := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(contrib))), len(contrib))
+	var dang atomic.Uint64
 	dang.Store(math.Float64bits(dangling))
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
