@@ -117,8 +117,8 @@ func runBFS(ctx context.Context, r *Run) error {
 				s.Frontier = engine.Queue
 			}
 		}
-		if s.Dedup == engine.DedupAuto {
-			s.Dedup = engine.DedupAtomic
+		if s.Dedup == engine.DedupAuto && s.Direction != engine.Pull {
+			s.Dedup = engine.DedupAtomic // a pull step pushes nothing: dedup stays not applicable
 		}
 	}
 	b := &bfsState{Run: r, g: g, n: g.NumVertices(), frontier: s.Frontier}

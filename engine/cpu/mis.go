@@ -81,7 +81,10 @@ func runMIS(ctx context.Context, r *Run) error {
 		return fmt.Errorf("cpu: mis: dedup=cull: %w (the worklist is compacted from the undecided vertices, each once: dedup=atomic)", engine.ErrUnsupported)
 	}
 	if s.Driven == engine.Data {
-		s.Frontier, s.Dedup = engine.Queue, engine.DedupAtomic
+		s.Frontier = engine.Queue
+		if s.Direction != engine.Pull {
+			s.Dedup = engine.DedupAtomic // a pull step pushes nothing: dedup stays not applicable
+		}
 	}
 	if s.Update == engine.UpdateAuto {
 		s.Update = engine.RMW

@@ -130,7 +130,7 @@ func runPR(ctx context.Context, r *Run) error {
 // varying from run to run) where Jacobi's is steady (9, 8, 8, 8), so auto picks Jacobi; on
 // graphs without them (urand) Gauss-Seidel needs fewer sweeps (4 against 6).
 func manyLowDegree(g *graph.CSR) bool {
-	h := g.Properties().DegreeHistogram
+	h := g.DegreeHistogram() // cheap and cached: Properties would estimate the diameter inside the timed run
 	var low int64
 	for k := 0; k < len(h) && k < 2; k++ {
 		low += h[k]

@@ -490,4 +490,8 @@ func runOne(t *testing.T, e engine.Engine, c Case, a engine.Algorithm, s engine.
 	if got.Params.Src < 0 && a.Traversal() {
 		t.Errorf("%s %s [%s]: result's src is still auto", a, c.Name, s)
 	}
+	// The resolved schedule is what ran, so it must be one a user could ask for again.
+	if err := got.Schedule.Validate(a, e.Name()); err != nil {
+		t.Errorf("%s %s [%s]: resolved schedule %s is refused by Validate: %v", a, c.Name, s, got.Schedule, err)
+	}
 }
