@@ -84,7 +84,7 @@ func runTC(ctx context.Context, r *Run) error {
 	if s.Order == engine.OrderAuto {
 		// GAPBS: degree order (by relabelling) when the degrees are skewed, id order otherwise.
 		s.Order = engine.OrderID
-		if on, _ := tcWorthRelabelling(u); on || s.Relabel == engine.RelabelOn {
+		if on, _ := engine.TCWorthRelabelling(u.off); on || s.Relabel == engine.RelabelOn {
 			s.Order = engine.OrderDegree
 		}
 	}
@@ -95,7 +95,7 @@ func runTC(ctx context.Context, r *Run) error {
 		}
 		why = "relabel=on"
 	case engine.RelabelAuto:
-		on, reason := tcWorthRelabelling(u)
+		on, reason := engine.TCWorthRelabelling(u.off)
 		why = reason
 		s.Relabel = engine.RelabelOff
 		if on && s.Order == engine.OrderDegree {
@@ -231,41 +231,6 @@ func tcUnion(dst, a, b []uint32, self uint32) int {
 		put(x)
 	}
 	return k
-}
-
-// tcWorthRelabelling is GAPBS's WorthRelabelling: relabelling pays when the average degree is
-// at least 10 and the sampled degrees' average exceeds 1.3 times their median.
-func tcWorthRelabelling(u *tcAdj) (bool, string) {
-	n := len(u.off) - 1
-	if n == 0 {
-		return false, "empty graph"
-	}
-	avg := int64(len(u.nb)) / 2 / int64(n)
-	if avg < 10 {
-		return false, fmt.Sprintf("average degree %d < 10", avg)
-	}
-	k := min(1000, n)
-	samples := make([]int64, 0, k)
-	var sum int64
-	for i := 0; len(samples) < k && i < 100*k; i++ {
-		v := engine.Mix64(uint64(i)) % uint64(n)
-		d := u.off[v+1] - u.off[v]
-		if d == 0 {
-			continue
-		}
-		samples = append(samples, d)
-		sum += d
-	}
-	if len(samples) == 0 {
-		return false, "no vertex with edges"
-	}
-	slices.Sort(samples)
-	mean := float64(sum) / float64(len(samples))
-	median := float64(samples[len(samples)/2])
-	if mean/1.3 > median {
-		return true, fmt.Sprintf("skewed: sampled average degree %.1f > 1.3 x median %.0f", mean, median)
-	}
-	return false, fmt.Sprintf("not skewed: sampled average degree %.1f <= 1.3 x median %.0f", mean, median)
 }
 
 // tcOrient builds the oriented graph and reports whether its lists are sorted by rank.
