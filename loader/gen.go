@@ -142,22 +142,32 @@ func initKronTables() {
 	fill(&kronOne, kronProb[:], []uint8{0, 1, 2, 3})
 }
 
-func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
-	scale := p.int("scale", 16, 1, 31)
+// scaleDegree reads the parameters kron and urand share (scale=, degree= as GAPBS's -k,
+// directed=), checks the size, and returns the scale (2^scale vertices), degree x 2^scale
+// edges to draw, and the generator's description.
+func scaleDegree(kind string, p *params, seed int64) (scale, m int64, directed bool, desc string, err error) {
+	scale = p.int("scale", 16, 1, 31)
 	degree := p.int("degree", 16, 1, 1<<20)
-	directed := p.bool("directed", false)
-	if err := p.done(); err != nil {
-		return nil, err
+	directed = p.bool("directed", false)
+	if err = p.done(); err != nil {
+		return
 	}
 	n := int64(1) << scale
-	m := degree * n
-	desc := fmt.Sprintf("kron scale=%d degree=%d seed=%d", scale, degree, seed)
+	m = degree * n
+	desc = fmt.Sprintf("%s scale=%d degree=%d seed=%d", kind, scale, degree, seed)
 	if directed {
 		desc += " directed=true"
 	}
-	if err := genCheck(desc, n, m, !directed, false); err != nil {
+	err = genCheck(desc, n, m, !directed, false)
+	return
+}
+
+func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
+	scale, m, directed, desc, err := scaleDegree("kron", p, seed)
+	if err != nil {
 		return nil, err
 	}
+	n := int64(1) << scale
 	// GAPBS permutes vertex ids so that an id says nothing about the degree; a keyed
 	// bijection of [0, 2^scale) does the same without a table (and its cache misses).
 	perm := newPermuter(uint(scale), seed)
@@ -198,21 +208,11 @@ func genKron(ctx context.Context, p *params, seed int64) (*generated, error) {
 }
 
 func genURand(ctx context.Context, p *params, seed int64) (*generated, error) {
-	scale := p.int("scale", 16, 1, 31)
-	degree := p.int("degree", 16, 1, 1<<20)
-	directed := p.bool("directed", false)
-	if err := p.done(); err != nil {
+	scale, m, directed, desc, err := scaleDegree("urand", p, seed)
+	if err != nil {
 		return nil, err
 	}
 	n := int64(1) << scale
-	m := degree * n
-	desc := fmt.Sprintf("urand scale=%d degree=%d seed=%d", scale, degree, seed)
-	if directed {
-		desc += " directed=true"
-	}
-	if err := genCheck(desc, n, m, !directed, false); err != nil {
-		return nil, err
-	}
 	blocks := makeBlocks(m)
 	p.prog.phase("generate", m)
 	mask := uint64(n - 1)
