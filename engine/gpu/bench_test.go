@@ -22,7 +22,7 @@ import (
 )
 
 // The GPU benchmark: set GW_BENCH=1 (GW_BENCH_GRAPHS=kron,urand,ny,road and GW_BENCH_ALGS to
-// narrow it). For each graph of the bar and each algorithm it runs a few schedules on
+// narrow it, GW_BENCH_SCHEDS="auto;lb=np;..." to replace the schedule list). For each graph of the bar and each algorithm it runs a few schedules on
 // the GPU (the median of GW_BENCH_REPS runs after one warm-up) and the CPU engine's default,
 // and prints time, GTEPS and the fraction of the measured copy bandwidth that the run's
 // minimal bytes represent. The auto schedule's result is verified against engine/ref.
@@ -55,8 +55,8 @@ var gapbs = map[string][4]float64{
 }
 
 var benchScheds = map[engine.Algorithm][]string{
-	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=off", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology", "lb=np", "lb=np np=tb+warp"},
-	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology", "lb=np", "lb=np np=tb+warp"},
+	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=off", "fuse=on direction=push", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology", "lb=np", "lb=np np=tb+warp", "lb=etwc"},
+	engine.SSSP: {"", "fuse=on", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology", "lb=np", "lb=np np=tb+warp", "lb=etwc", "fuse=on lb=etwc"},
 	engine.CC:   {"", "method=afforest lb=thread", "method=afforest lb=warp", "method=sv", "method=sv lb=thread", "method=sv lb=warp", "method=labelprop"},
 	engine.PR:   {"", "lb=thread", "lb=warp", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data", "lb=np"},
 }
@@ -138,7 +138,15 @@ func TestBench(t *testing.T) {
 			}
 			best := time.Duration(1 << 62)
 			bestS := ""
-			for si, ss := range benchScheds[a] {
+			scheds := benchScheds[a]
+			if v := os.Getenv("GW_BENCH_SCHEDS"); v != "" {
+				// ';'-separated schedules, the first in the auto slot (verified, traced)
+				scheds = strings.Split(v, ";")
+				if scheds[0] == "auto" {
+					scheds[0] = ""
+				}
+			}
+			for si, ss := range scheds {
 				sch, err := parseSched(ss)
 				if err != nil {
 					t.Fatal(err)

@@ -33,24 +33,12 @@ func bfs(r *run) error {
 	r.res.Params.Src = int64(src)
 	s := r.s
 	n := int64(r.n)
-	val, err := r.values("val")
+	if s.Fuse == engine.FuseOn && s.Direction == engine.DirAuto {
+		return r.bfsFusedDO(src)
+	}
+	val, valIn, err := r.sourceValues(0xffffffff, src)
 	if err != nil {
 		return err
-	}
-	if err := memset32(val, 0xffffffff, n); err != nil {
-		return err
-	}
-	if err := r.poke(val, int64(src)*4, []int32{0}); err != nil {
-		return err
-	}
-	valIn := val
-	if s.Sync == engine.SyncDB {
-		if valIn, err = r.values("valin"); err != nil {
-			return err
-		}
-		if err := copyBuf(valIn, val, n*4); err != nil {
-			return err
-		}
 	}
 	in := &r.dg.out
 	if s.Direction != engine.Push {
@@ -149,6 +137,29 @@ func bfs(r *run) error {
 	}
 	r.collect = func() error { return r.collectDepth(val) }
 	return nil
+}
+
+// sourceValues returns a traversal's per-vertex values: every entry fill but the source's, 0;
+// with sync=sync also the second (read) array, a copy of the first.
+func (r *run) sourceValues(fill, src uint32) (val, valIn buffer, err error) {
+	n := int64(r.n)
+	if val, err = r.values("val"); err != nil {
+		return
+	}
+	if err = memset32(val, fill, n); err != nil {
+		return
+	}
+	if err = r.poke(val, int64(src)*4, []int32{0}); err != nil {
+		return
+	}
+	valIn = val
+	if r.s.Sync == engine.SyncDB {
+		if valIn, err = r.values("valin"); err != nil {
+			return
+		}
+		err = copyBuf(valIn, val, n*4)
+	}
+	return
 }
 
 func (r *run) collectDepth(val buffer) error {

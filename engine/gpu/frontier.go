@@ -106,7 +106,7 @@ type stepSpec struct {
 
 var lbSuffix = map[engine.LoadBalance]string{
 	engine.LBThread: "thread", engine.LBWarp: "warp", engine.LBCTA: "cta", engine.LBTWC: "twc",
-	engine.LBEdge: "edge", engine.LBCOO: "coo", engine.LBNP: "np",
+	engine.LBEdge: "edge", engine.LBCOO: "coo", engine.LBNP: "np", engine.LBETWC: "etwc",
 }
 
 // step launches one advance and, for a bitmap or boolmap output, the count of its members.
@@ -197,7 +197,7 @@ func (r *run) step(sp *stepSpec) error {
 	/// 3. Launch, with a grid that follows the work.
 	var grid int
 	switch lb {
-	case engine.LBThread:
+	case engine.LBThread, engine.LBETWC:
 		grid = blocks(rows, block)
 	case engine.LBNP:
 		a.rpb = int64(r.s.NP)

@@ -3,6 +3,8 @@
 package gpu
 
 import (
+	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -110,6 +112,9 @@ func (r *run) fusedLoop(st *fusedState) error {
 			a.agg = aggWarp
 		case engine.AggBlock:
 			a.agg = aggBlock
+		}
+		if r.s.LB == engine.LBNP {
+			a.rpb = int64(r.s.NP) // lb_np's enabled schedulers
 		}
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
 		if st.far != nil {
@@ -263,4 +268,232 @@ func itoa(v int64) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// Layout of the fused direction-optimizing BFS's "doio" buffer, in u64 words: the control row
+// (kernels/bfs.cu Do*), the per-level queue lengths (fuseChunk+2 u32), then one counter row
+// per level.
+const (
+	doInOff, doInNbr, doAlpha, doBeta, doDir, doToCheck, doAwake, doScout, doInit, doSrc, doBits, doDone, doStart = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+
+	doLensWords = (fuseChunk + 2 + 1) / 2
+	doRows      = nCounters + doLensWords // first word of the level rows
+	doWords     = doRows + fuseChunk*nCounters
+	doHead      = doRows + 32*nCounters // read back at once: 32 levels cover every low-diameter graph
+)
+
+// bfsFusedDO runs direction-optimizing BFS in cooperative launches of bfs_do_<lb>
+// (kernels/bfs.cu bfs_do_loop): the device takes Beamer's push/pull decision before every level
+// from the counters of the one before, so a level costs a grid barrier instead of a launch, a
+// counter read-back and a host decision (~25 us each on an H200). The host writes the control
+// row and the first queue length in one copy, reads back the control row, lengths and level
+// counters in one copy (two past 32 levels), and replays Beamer's rule on the counters to
+// trace each switch with the quantities compared. Overflow (update=rw duplicates) and runs
+// longer than fuseChunk levels relaunch with the state the kernel left in the control row.
+func (r *run) bfsFusedDO(src uint32) error {
+	s := r.s
+	n := int64(r.n)
+	name := "bfs_do_" + lbSuffix[s.LB]
+	fn, grid, err := r.coopGrid(name)
+	if err != nil {
+		return err
+	}
+	in, err := r.inCSR()
+	if err != nil {
+		return err
+	}
+	// the kernel writes every depth before reading any
+	val, err := r.scratch("val", n*4)
+	if err != nil {
+		return err
+	}
+	valIn := val
+	if s.Sync == engine.SyncDB {
+		if valIn, err = r.scratch("valin", n*4); err != nil {
+			return err
+		}
+	}
+	cur, next := newFrontiers(kQueue)
+	for _, f := range []*frontier{cur, next} {
+		if r.qcap(f.name) < n+1024 {
+			if _, err := r.scratch(f.name, (n+1024)*4); err != nil {
+				return err
+			}
+		}
+	}
+	bits, err := r.scratch("dobits", 3*((n+31)/32)*4)
+	if err != nil {
+		return err
+	}
+	io, err := r.scratch("doio", doWords*8)
+	if err != nil {
+		return err
+	}
+	sp, err := r.buf("spill", n, false)
+	if err != nil {
+		return err
+	}
+	var stamp buffer
+	if s.Dedup != engine.DedupNone {
+		if stamp, err = r.buf("stamp", n*4, false); err != nil {
+			return err
+		}
+	}
+	hio := make([]uint64, doWords)
+	ctl := make([]uint64, nCounters+1)
+	ctl[doInOff], ctl[doInNbr], ctl[doBits], ctl[doSrc] = in.off.addr(), in.nbr.addr(), bits.addr(), uint64(src)
+	ctl[doAlpha], ctl[doBeta] = math.Float64bits(s.Alpha), math.Float64bits(s.Beta)
+	ctl[doInit], ctl[doToCheck], ctl[doScout] = 1, uint64(r.m), uint64(r.g.Degree(src))
+	cur.count = 1
+	dir := engine.Push
+	lens := func(k int) int64 { return int64(uint32(hio[nCounters+k/2] >> (32 * (k % 2)))) }
+	row := func(k, c int) uint64 { return hio[doRows+k*nCounters+c] }
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		ctl[nCounters] = uint64(cur.count) // lens[0]; lens[1] = 0
+		if err := r.poke(io, 0, ctl); err != nil {
+			return err
+		}
+		qa, _ := r.storage(cur)
+		qb, _ := r.storage(next)
+		a := r.args(&r.dg.out)
+		a.val, a.valIn, a.update = val.addr(), valIn.addr(), updateCode(s.Update)
+		a.inKind, a.inQ, a.outQ, a.outKind = kQueue, qa.addr(), qb.addr(), kQueue
+		a.outCap = min(r.qcap(cur.name), r.qcap(next.name))
+		a.spill, a.stamp, a.tag = sp.addr(), stamp.addr(), int64(r.eng.nextTags(fuseChunk+2))
+		switch s.Dedup {
+		case engine.DedupAtomic:
+			a.dedup = dAtomic
+		case engine.DedupCull:
+			a.dedup = dCullStamp
+		}
+		switch s.PushAgg {
+		case engine.AggWarp:
+			a.agg = aggWarp
+		case engine.AggBlock:
+			a.agg = aggBlock
+		}
+		if s.LB == engine.LBNP {
+			a.rpb = int64(s.NP)
+		}
+		a.iters, a.iter, a.bound = fuseChunk, int64(r.iter), 1<<62
+		a.lens, a.trace = io.addr()+nCounters*8, io.addr()+doRows*8
+		ev0, err := r.dev.event(r.nev)
+		if err != nil {
+			return err
+		}
+		ev1, err := r.dev.event(r.nev + 1)
+		if err != nil {
+			return err
+		}
+		if err := ev0.Record(cu.Stream{}); err != nil {
+			return check("cuEventRecord", err)
+		}
+		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
+			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
+		}
+		if err := ev1.Record(cu.Stream{}); err != nil {
+			return check("cuEventRecord", err)
+		}
+		if err := check("cuMemcpyDtoH (fused levels)", cu.MemcpyDtoH(unsafe.Pointer(&hio[0]), io.ptr, doHead*8)); err != nil {
+			return err
+		}
+		done := int(hio[doDone])
+		if done > 32 {
+			rest := (done - 32) * nCounters * 8
+			if err := check("cuMemcpyDtoH (fused levels)", cu.MemcpyDtoH(unsafe.Pointer(&hio[doHead]), io.ptr+cu.DevicePtr(doHead*8), int64(rest))); err != nil {
+				return err
+			}
+		}
+		ms, err := ev0.Elapsed(ev1)
+		if err != nil {
+			return check("cuEventElapsedTime", err)
+		}
+		r.nev, r.pending = 0, r.pending[:0]
+		// 1. One record per level, after the switch that preceded it.
+		scout, toCheck := ctl[doScout], ctl[doToCheck]
+		prev := hio[doStart]
+		for k := 0; k < done; k++ {
+			cnt := lens(k)
+			d := engine.Push
+			if row(k, cDir) == 1 {
+				d = engine.Pull
+			}
+			if d != dir {
+				if d == engine.Pull {
+					r.switchRec("direction", "push", "pull", "frontier edges > unexplored edges / alpha",
+						engine.Quantity{Name: "frontier edges", Value: float64(scout)}, ">", engine.Quantity{Name: "unexplored edges / alpha", Value: float64(int64(toCheck)) / s.Alpha})
+				} else {
+					r.switchRec("direction", "pull", "push", "frontier vertices < V / beta and shrinking",
+						engine.Quantity{Name: "frontier vertices", Value: float64(cnt)}, "<", engine.Quantity{Name: "V / beta", Value: float64(n) / s.Beta})
+				}
+				dir = d
+			}
+			t := row(k, cTime)
+			lt := time.Duration(t - prev)
+			rec := engine.Record{Kind: engine.IterationRecord, Iter: r.iter, Direction: dir, Mode: engine.Data,
+				InVertices: cnt, InEdges: int64(scout), OutVertices: lens(k + 1), EdgesScanned: int64(row(k, cEdges)),
+				Duplicates: int64(row(k, cCulled)), Time: lt,
+				// every level is a phase of the one launch; a level under the timer's tick shows as 1 ns
+				Kernels: []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: max(lt, 1)}}}
+			if k == 0 {
+				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events", ms)
+			}
+			if dir == engine.Push && cnt <= 64 && scout >= 1<<14 {
+				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")
+			}
+			prev = t
+			scout = row(k, cScout)
+			toCheck -= scout
+			r.iter++
+			r.res.Trace.Records = append(r.res.Trace.Records, rec)
+			r.req.Emit(rec)
+		}
+		// 2. The kernel's state for a relaunch, and where the next input is.
+		copy(ctl[doDir:doScout+1], hio[doDir:doScout+1])
+		ctl[doInit] = 0
+		over := done > 0 && row(done-1, cOverflow) != 0
+		if done%2 == 1 {
+			cur, next = next, cur
+		}
+		cur.count, cur.edges = lens(done), int64(ctl[doScout])
+		if over {
+			// the queue holding level `done`'s input overflowed: grow it and fold the spill in
+			if err := r.setLen(cur.slot, uint32(cur.count)); err != nil {
+				return err
+			}
+			if err := r.readCounters(); err != nil {
+				return err
+			}
+			r.hctl[cOverflow] = 1
+			if err := r.grow(cur, nil); err != nil {
+				return err
+			}
+			if err := r.readCounters(); err != nil {
+				return err
+			}
+			cur.count = r.hlen(cur.slot)
+			if c := r.qcap(cur.name); r.qcap(next.name) < c {
+				if _, err := r.buf(next.name, c*4, false); err != nil {
+					return err
+				}
+			}
+			r.nev, r.pending = 0, r.pending[:0]
+			continue
+		}
+		if cur.count == 0 {
+			break
+		}
+	}
+	r.collect = func() error { return r.collectDepth(val) }
+	return nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

@@ -26,8 +26,8 @@ func (r *run) resolve() error {
 	alg := r.req.Algorithm
 	p := r.g.Properties()
 	switch {
-	case s.LB == engine.LBETWC:
-		return unsupported("lb=etwc is not implemented yet (thread, warp, cta, twc, edge, coo and np are)")
+	case s.LB == engine.LBETWC && alg != engine.BFS && alg != engine.SSSP:
+		return unsupported("lb=etwc is implemented for BFS and SSSP (thread, warp, cta, twc, edge, coo and np run everywhere)")
 	case s.LB == engine.LBVertex && alg != engine.TC:
 		return unsupported("lb=vertex is triangle counting's vertex-parallel split; the traversals' thread mapping is lb=thread")
 	case s.Blocking != 0:
@@ -217,30 +217,42 @@ func autoDelta(r *run) int {
 }
 
 // resolveFuse decides fuse=auto and checks fuse=on: the fused loops (kernels/common.cuh
-// fused_loop) run data-driven push BFS and SSSP over a queue with lb=thread|warp|cta|twc. Auto
-// fuses on high-diameter graphs (estimated diameter >= 100), where thousands of short steps
-// make launch and read-back overhead dominate (IrGL Table 1; UGF: "kernel fusion essential on
-// road graphs"), and SSSP on even degrees (urand: 30-odd near-far steps, 3.56 ms fused against
-// 3.98 ms on an H200).
+// fused_loop, kernels/bfs.cu bfs_do_loop) run data-driven BFS and SSSP over a queue with
+// lb=thread|warp|cta|twc|np|etwc: push BFS and SSSP, and direction-optimizing BFS (direction
+// auto) with the push/pull decision taken on the device. Auto fuses on high-diameter graphs
+// (estimated diameter >= 100), where thousands of short steps make launch and read-back
+// overhead dominate (IrGL Table 1; UGF: "kernel fusion essential on road graphs"): push,
+// since those frontiers never reach Beamer's pull threshold; SSSP on even degrees (urand:
+// 30-odd near-far steps, 3.56 ms fused against 3.98 ms on an H200); and direction-optimizing
+// BFS everywhere else (its 5-10 levels each paid ~25 us of host round trip unfused).
 func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, evenSSSP bool) error {
 	fusable := (alg == engine.BFS || alg == engine.SSSP) &&
 		(s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
 		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
 		(s.Frontier == engine.FrontierAuto || s.Frontier == engine.Queue) &&
-		(s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC)
+		(s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC ||
+			s.LB == engine.LBNP || s.LB == engine.LBETWC)
+	dirOpt := alg == engine.BFS && s.Direction == engine.DirAuto
 	switch s.Fuse {
 	case engine.FuseOn:
 		if !fusable {
-			return unsupported("fuse=on runs data-driven push BFS and SSSP over a queue with lb=thread|warp|cta|twc (not %s)", s.Relevant(alg, "gpu"))
+			return unsupported("fuse=on runs data-driven BFS and SSSP over a queue with lb=thread|warp|cta|twc|np|etwc, push or (BFS) direction-optimizing (not %s)", s.Relevant(alg, "gpu"))
 		}
 	case engine.FuseAuto:
 		s.Fuse = engine.FuseOff
-		if fusable && (diameter >= 100 || evenSSSP) && s.Alpha == 0 && s.Beta == 0 {
+		switch {
+		case !fusable:
+		case diameter >= 100 && s.Alpha == 0 && s.Beta == 0:
+			s.Fuse, dirOpt = engine.FuseOn, false
+		case dirOpt || evenSSSP:
 			s.Fuse = engine.FuseOn
 		}
 	}
 	if s.Fuse == engine.FuseOn {
-		s.Direction, s.Driven, s.Frontier = engine.Push, engine.Data, engine.Queue
+		if !dirOpt {
+			s.Direction = engine.Push
+		}
+		s.Driven, s.Frontier = engine.Data, engine.Queue
 	}
 	return nil
 }

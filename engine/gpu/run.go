@@ -22,7 +22,7 @@ const (
 	uRMW, uRW                         = 0, 1
 
 	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-	cTime, cBound, cFarSel, cStop, cErr, nCounters                                            = 10, 11, 12, 13, 14, 16
+	cTime, cBound, cFarSel, cStop, cErr, cDir, nCounters                                      = 10, 11, 12, 13, 14, 15, 16
 
 	block    = 256
 	maxGrid  = 1 << 22
@@ -361,6 +361,17 @@ func (r *run) rows(c *csrDev) error {
 // buf returns the named run buffer of at least bytes, allocating (and zeroing) it on first use.
 // keep says whether to preserve the contents when it grows.
 func (r *run) buf(name string, bytes int64, keep bool) (buffer, error) {
+	return r.bufz(name, bytes, keep, true)
+}
+
+// scratch is buf for a buffer whose kernel writes every entry before reading it: it is not
+// zeroed, which saves a memset (host time inside the timed run) when it comes from the pool.
+func (r *run) scratch(name string, bytes int64) (buffer, error) {
+	return r.bufz(name, bytes, false, false)
+}
+
+// bufz is buf, zeroing the buffer when it is first taken only if zero is set.
+func (r *run) bufz(name string, bytes int64, keep, zero bool) (buffer, error) {
 	if b, ok := r.bufs[name]; ok && b.bytes >= bytes {
 		return *b, nil
 	}
@@ -383,9 +394,11 @@ func (r *run) buf(name string, bytes int64, keep bool) (buffer, error) {
 			return buffer{}, err
 		}
 	}
-	if err := memset8(nb, 0, nb.bytes); err != nil {
-		nb.free()
-		return buffer{}, err
+	if zero || keep {
+		if err := memset8(nb, 0, nb.bytes); err != nil {
+			nb.free()
+			return buffer{}, err
+		}
 	}
 	if old, ok := r.bufs[name]; ok {
 		if keep {
@@ -536,6 +549,8 @@ func (r *run) poke(b buffer, off int64, data any) error {
 		p, n = unsafe.Pointer(&d[0]), int64(len(d))*4
 	case []byte:
 		p, n = unsafe.Pointer(&d[0]), int64(len(d))
+	case []uint64:
+		p, n = unsafe.Pointer(&d[0]), int64(len(d))*8
 	default:
 		return fmt.Errorf("gpu: poke: unsupported %T", data)
 	}

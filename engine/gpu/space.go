@@ -13,28 +13,35 @@ func axis(knob string, values ...string) engine.Axis { return engine.Axis{Knob: 
 
 var allLB = axis("lb", "thread", "warp", "cta", "twc", "edge", "coo")
 
+// travLB is allLB plus lb=etwc, which BFS and SSSP implement.
+var travLB = axis("lb", "thread", "warp", "cta", "twc", "edge", "coo", "etwc")
+
+// fusedLB lists the strategies the fused loops take.
+var fusedLB = axis("lb", "thread", "warp", "cta", "twc", "np", "etwc")
+
 var spaces = map[engine.Algorithm][]engine.Subspace{
 	engine.BFS: {
 		{},
-		{axis("direction", "push", "pull", "auto"), axis("driven", "data"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
+		{axis("direction", "push", "pull", "auto"), axis("driven", "data"), axis("frontier", "queue", "bitmap", "boolmap"), axis("fuse", "off"), travLB},
 		{axis("direction", "push"), axis("driven", "data"), axis("update", "rmw", "rw"),
 			axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync"),
 			axis("lb", "thread", "twc", "edge", "coo")},
 		{axis("direction", "push", "auto"), axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
 		{axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
-		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
-		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("fuse", "on"), axis("direction", "push", "auto"), fusedLB, axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		{axis("fuse", "on"), axis("direction", "push", "auto"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
+		{axis("fuse", "on"), axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "tb+fg", "fg", "tb", "warp"), axis("direction", "push", "pull", "auto")},
 	},
 	engine.SSSP: {
 		{},
-		{axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
+		{axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), travLB},
 		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("delta", "1", "7", "100000"), axis("frontier", "queue", "bitmap")},
 		{axis("direction", "push", "pull"), axis("driven", "topology"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
 		{axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
-		{axis("fuse", "on"), axis("lb", "thread", "warp", "cta", "twc"), axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
+		{axis("fuse", "on"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
 	},

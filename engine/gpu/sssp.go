@@ -35,24 +35,9 @@ func sssp(r *run) error {
 	}
 	s := r.s
 	n := int64(r.n)
-	val, err := r.values("val")
+	val, valIn, err := r.sourceValues(uint32(infDist), src)
 	if err != nil {
 		return err
-	}
-	if err := memset32(val, uint32(infDist), n); err != nil {
-		return err
-	}
-	if err := r.poke(val, int64(src)*4, []int32{0}); err != nil {
-		return err
-	}
-	valIn := val
-	if s.Sync == engine.SyncDB {
-		if valIn, err = r.values("valin"); err != nil {
-			return err
-		}
-		if err := copyBuf(valIn, val, n*4); err != nil {
-			return err
-		}
 	}
 	csr := &r.dg.out
 	if s.Direction == engine.Pull {

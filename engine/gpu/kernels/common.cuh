@@ -25,7 +25,7 @@ enum { DNone = 0, DAtomic = 1, DCull = 2, DCullStamp = 3 };
 enum { AggAtomic = 0, AggWarp = 1, AggBlock = 2 };
 enum { URMW = 0, URW = 1 };
 // Counters, read back after every iteration.
-enum { CEdges = 0, CPushes = 1, CScout = 2, COverflow = 3, CCulled = 4, CFar = 5, CCount = 6, CCountEdges = 7, CChanged = 8, CMinFar = 9, CTime = 10, CBound = 11, CFarSel = 12, CStop = 13, NCounters = 16 };
+enum { CEdges = 0, CPushes = 1, CScout = 2, COverflow = 3, CCulled = 4, CFar = 5, CCount = 6, CCountEdges = 7, CChanged = 8, CMinFar = 9, CTime = 10, CBound = 11, CFarSel = 12, CStop = 13, CDir = 15, NCounters = 16 };
 
 // Args is every kernel's single parameter. Every field is 8 bytes, mirrored by kargs in Go.
 struct Args {
@@ -570,14 +570,129 @@ __device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
     }
 }
 
-enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6 };
+// lb_etwc: UGF's ETWC (Edge-based Thread Warps CTAs): TWC's assignment done inside each block
+// over shared-memory queues. Every block takes BLOCK rows; each row's edges are cut into a
+// multiple of BLOCK (queued for the whole block), a multiple of 32 (queued for a warp) and the
+// rest (queued for a thread), so a row of 300 edges gives 256 to the block, 32 to a warp and
+// 12 to a thread. The three stages then run back to back with no global atomics.
+template <class F>
+__device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
+    __shared__ u32 qn[3];
+    __shared__ u32 qrow[3][BLOCK];
+    __shared__ i64 qbeg[3][BLOCK];
+    __shared__ u32 qlen[3][BLOCK];
+    u32 cnt = in_count(a);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (i64 base = blockIdx.x * (i64)BLOCK; base < cnt; base += (i64)gridDim.x * BLOCK) {
+        if (threadIdx.x < 3) qn[threadIdx.x] = 0;
+        __syncthreads();
+        /// 1. Split each row's edges over the three queues.
+        i64 i = base + threadIdx.x;
+        u32 r;
+        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+            i64 b = a.off[r], end = a.off[r + 1];
+            st.edges += end - b;
+            i64 c2 = (end - b) / BLOCK * BLOCK;
+            if (c2) {
+                u32 k = atomicAdd(&qn[2], 1u);
+                qrow[2][k] = r, qbeg[2][k] = b, qlen[2][k] = (u32)c2;
+                b += c2;
+            }
+            i64 c1 = (end - b) & ~(i64)31;
+            if (c1) {
+                u32 k = atomicAdd(&qn[1], 1u);
+                qrow[1][k] = r, qbeg[1][k] = b, qlen[1][k] = (u32)c1;
+                b += c1;
+            }
+            if (end > b) {
+                u32 k = atomicAdd(&qn[0], 1u);
+                qrow[0][k] = r, qbeg[0][k] = b, qlen[0][k] = (u32)(end - b);
+            }
+        }
+        __syncthreads();
+        /// 2. CTA stage: each block-sized chunk by all the block's threads.
+        for (u32 j = 0; j < qn[2]; j++) {
+            u32 rr = qrow[2][j];
+            i64 e1 = qbeg[2][j] + qlen[2][j];
+            for (i64 e = qbeg[2][j] + threadIdx.x; e < e1; e += BLOCK) {
+                if (f.done(rr)) break;
+                visit(a, sh, st, f, rr, e);
+            }
+        }
+        /// 3. Warp stage: warp-sized chunks, the block's warps in turn.
+        for (u32 j = warp; j < qn[1]; j += WARPS_PER_BLOCK) {
+            u32 rr = qrow[1][j];
+            i64 e1 = qbeg[1][j] + qlen[1][j];
+            for (i64 e = qbeg[1][j] + lane; e < e1; e += 32) {
+                if (f.done(rr)) break;
+                visit(a, sh, st, f, rr, e);
+            }
+        }
+        /// 4. Thread stage: the remainders (under 32 edges), packed over the first threads.
+        for (u32 j = threadIdx.x; j < qn[0]; j += BLOCK) {
+            u32 rr = qrow[0][j];
+            i64 e1 = qbeg[0][j] + qlen[0][j];
+            for (i64 e = qbeg[0][j]; e < e1; e++) {
+                if (f.done(rr)) break;
+                visit(a, sh, st, f, rr, e);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// lb_grid: the rows of a small input frontier one after another, each row's edges strided over
+// the whole grid. Fused loops use it for a few rows holding many edges (a hub's
+// neighbourhood), where the host-driven loop would expand edge-balanced (lb_edge needs a scan
+// the fused loop does not build).
+template <class F>
+__device__ void lb_grid(const Args& a, Shared& sh, Local& st, F& f) {
+    u32 cnt = in_count(a);
+    i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
+    for (u32 i = 0; i < cnt; i++) {
+        u32 r;
+        if (!get_row(a, i, &r) || !f.row_ok(r)) continue;
+        i64 b = a.off[r], end = a.off[r + 1];
+        if (t == 0) st.edges += end - b;
+        for (i64 e = b + t; e < end; e += nt) {
+            if (f.done(r)) break;
+            visit(a, sh, st, f, r, e);
+        }
+    }
+}
+
+enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6, LETWC = 7, LGrid = 8 };
+
+// LateLB dispatches the strategies added after the first seven by specialisation, so that a
+// kernel instantiates (and declares the shared queues of) only the strategy it runs.
+template <int LB>
+struct LateLB {
+    template <class F>
+    static __device__ __forceinline__ bool run(const Args&, Shared&, Local&, F&) { return false; }
+};
+template <>
+struct LateLB<LETWC> {
+    template <class F>
+    static __device__ __forceinline__ bool run(const Args& a, Shared& sh, Local& st, F& f) {
+        lb_etwc(a, sh, st, f);
+        return true;
+    }
+};
+template <>
+struct LateLB<LGrid> {
+    template <class F>
+    static __device__ __forceinline__ bool run(const Args& a, Shared& sh, Local& st, F& f) {
+        lb_grid(a, sh, st, f);
+        return true;
+    }
+};
 
 // advance runs one step of functor f with strategy LB over the input frontier.
 template <int LB, class F>
 __device__ void advance(const Args& a, Shared& sh, F& f) {
     Local st = {0, 0, 0, 0};
     shared_init(sh);
-    switch (LB) {
+    if (!LateLB<LB>::run(a, sh, st, f)) switch (LB) {
     case LThread: lb_thread(a, sh, st, f); break;
     case LWarp: lb_warp(a, sh, st, f); break;
     case LCTA: lb_cta(a, sh, st, f); break;

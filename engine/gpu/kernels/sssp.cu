@@ -45,7 +45,11 @@ struct SsspPull {
 
 // sssp_push_<lb>: relax the out-edges of the frontier.
 ENTRIES(sssp_push, SsspPush)
+ENTRY(sssp_push_etwc, SsspPush, LETWC)
 // sssp_pull_<lb>: every vertex relaxes its in-edges from frontier members.
 ENTRIES(sssp_pull, SsspPull)
+ENTRY(sssp_pull_etwc, SsspPull, LETWC)
 // sssp_fused_<lb>: the whole near-far loop in one cooperative launch (fuse=on).
 FUSED_ENTRIES(sssp_fused, SsspPush)
+FUSED(sssp_fused_np, SsspPush, LNP)
+FUSED(sssp_fused_etwc, SsspPush, LETWC)
