@@ -25,7 +25,8 @@ import (
 // narrow it, GW_BENCH_SCHEDS="auto;lb=np;..." to replace the schedule list). For each graph of the bar and each algorithm it runs a few schedules on
 // the GPU (the median of GW_BENCH_REPS runs after one warm-up) and the CPU engine's default,
 // and prints time, GTEPS and the fraction of the measured copy bandwidth that the run's
-// minimal bytes represent. The auto schedule's result is verified against engine/ref.
+// minimal bytes represent (median of GW_BENCH_REPS runs after GW_BENCH_WARMUP warm-up runs,
+// 5 and 3 by default). The auto schedule's result is verified against engine/ref.
 
 type benchGraph struct {
 	name string
@@ -105,6 +106,13 @@ func TestBench(t *testing.T) {
 	if v := os.Getenv("GW_TWC_WARP"); v != "" {
 		fmt.Sscan(v, gpu.TwcRichWarp)
 	}
+	if os.Getenv("GW_SSSP_NOSCOUT") != "" {
+		*gpu.SsspScout = false
+	}
+	// warm-up runs per schedule (excluded): enough for the GPU's clocks to settle after the
+	// host-only work between schedules (the first schedule measured ~10% slow after one)
+	warm := 3
+	fmt.Sscan(os.Getenv("GW_BENCH_WARMUP"), &warm)
 	want := func(env, name string) bool {
 		v := os.Getenv(env)
 		return v == "" || strings.Contains(","+v+",", ","+name+",")
@@ -154,11 +162,11 @@ func TestBench(t *testing.T) {
 				req := engine.Request{Graph: g, GraphName: bg.name, Algorithm: a, Params: engine.DefaultParams(), Schedule: sch}
 				var ds []time.Duration
 				var res *engine.Result
-				for i := 0; i < reps+1; i++ {
+				for i := 0; i < reps+warm; i++ {
 					if res, err = e.Run(context.Background(), req); err != nil {
 						break
 					}
-					if i > 0 {
+					if i >= warm {
 						ds = append(ds, res.Summary.Time)
 					}
 				}

@@ -16,6 +16,10 @@ import (
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
 const fuseChunk = 1024
 
+// ssspScout says whether fused SSSP counts the out-edges of every pushed vertex (the records'
+// InEdges); a variable for measuring what the count costs.
+var ssspScout = true
+
 // fusedState is what a fused loop carries between launches.
 type fusedState struct {
 	prefix     string
@@ -116,6 +120,9 @@ func (r *run) fusedLoop(st *fusedState) error {
 		if r.s.LB == engine.LBNP {
 			a.rpb = int64(r.s.NP) // lb_np's enabled schedulers
 		}
+		if st.far != nil && !ssspScout {
+			a.outOff = 0 // no frontier-edge count: two random loads less per push
+		}
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
 		if st.far != nil {
 			fa, _ := r.storage(st.far)
@@ -176,6 +183,9 @@ func (r *run) fusedLoop(st *fusedState) error {
 			}
 			prev = t
 			inEdges = int64(tr(k, cScout))
+			if st.far != nil && !ssspScout {
+				inEdges = -1
+			}
 			r.iter++
 			r.res.Trace.Records = append(r.res.Trace.Records, rec)
 			r.req.Emit(rec)
@@ -339,7 +349,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 			return err
 		}
 	}
-	hio := make([]uint64, doWords)
+	t0 := time.Now()
+	hio := make([]uint64, doHead, doWords)
 	ctl := make([]uint64, nCounters+1)
 	ctl[doInOff], ctl[doInNbr], ctl[doBits], ctl[doSrc] = in.off.addr(), in.nbr.addr(), bits.addr(), uint64(src)
 	ctl[doAlpha], ctl[doBeta] = math.Float64bits(s.Alpha), math.Float64bits(s.Beta)
@@ -391,9 +402,11 @@ func (r *run) bfsFusedDO(src uint32) error {
 		if err := ev0.Record(cu.Stream{}); err != nil {
 			return check("cuEventRecord", err)
 		}
+		tl := time.Now()
 		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
 			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
 		}
+		tr := time.Now()
 		if err := ev1.Record(cu.Stream{}); err != nil {
 			return check("cuEventRecord", err)
 		}
@@ -402,6 +415,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 		}
 		done := int(hio[doDone])
 		if done > 32 {
+			hio = hio[:doWords]
 			rest := (done - 32) * nCounters * 8
 			if err := check("cuMemcpyDtoH (fused levels)", cu.MemcpyDtoH(unsafe.Pointer(&hio[doHead]), io.ptr+cu.DevicePtr(doHead*8), int64(rest))); err != nil {
 				return err
@@ -439,7 +453,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 				// every level is a phase of the one launch; a level under the timer's tick shows as 1 ns
 				Kernels: []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: max(lt, 1)}}}
 			if k == 0 {
-				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events", ms)
+				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events; host %.0f us to the launch, %.0f us in it, %.0f us to the read-back",
+					ms, micros(tl.Sub(t0)), micros(tr.Sub(tl)), micros(time.Since(tr)))
 			}
 			if dir == engine.Push && cnt <= 64 && scout >= 1<<14 {
 				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")
@@ -490,6 +505,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 	r.collect = func() error { return r.collectDepth(val) }
 	return nil
 }
+
+func micros(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func joinNote(a, b string) string {
 	if a == "" {

@@ -51,7 +51,10 @@ func (r *run) resolve() error {
 		if alg == engine.SSSP {
 			switch s.Method {
 			case engine.MethodAuto, engine.NearFar:
-				s.Method = engine.NearFar
+				if s.Driven != engine.Topology {
+					// a topology-driven run is Bellman-Ford sweeps: no method applies (Validate)
+					s.Method = engine.NearFar
+				}
 			default:
 				return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar)", s.Method)
 			}
