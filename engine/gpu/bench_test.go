@@ -106,6 +106,7 @@ func TestBench(t *testing.T) {
 	if v := os.Getenv("GW_TWC_WARP"); v != "" {
 		fmt.Sscan(v, gpu.TwcRichWarp)
 	}
+	fmt.Sscan(os.Getenv("GW_COOP_PER_SM"), gpu.CoopPerSM)
 	if os.Getenv("GW_SSSP_NOSCOUT") != "" {
 		*gpu.SsspScout = false
 	}

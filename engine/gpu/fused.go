@@ -32,14 +32,27 @@ type fusedState struct {
 }
 
 // coopGrid is the cooperative grid for kernel name: every block resident at once.
+// The occupancy of each cooperative kernel, asked of the driver once (only the device's
+// goroutine touches it). coopPerSM, when set, caps the blocks per SM (for measuring).
+var (
+	coopOcc   = map[cu.Function]int{}
+	coopPerSM = 0
+)
+
 func (r *run) coopGrid(name string) (cu.Function, int, error) {
 	fn, err := r.dev.fn(name)
 	if err != nil {
 		return fn, 0, err
 	}
-	per, err := fn.MaxActiveBlocksPerMultiProcessor(block, 0)
-	if err != nil {
-		return fn, 0, check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+	per, ok := coopOcc[fn]
+	if !ok {
+		if per, err = fn.MaxActiveBlocksPerMultiProcessor(block, 0); err != nil {
+			return fn, 0, check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+		}
+		coopOcc[fn] = per
+	}
+	if coopPerSM > 0 {
+		per = min(per, coopPerSM)
 	}
 	if per < 1 {
 		per = 1
@@ -312,6 +325,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 	if err != nil {
 		return err
 	}
+	t0 := time.Now()
 	// the kernel writes every depth before reading any
 	val, err := r.scratch("val", n*4)
 	if err != nil {
@@ -339,7 +353,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 	if err != nil {
 		return err
 	}
-	sp, err := r.buf("spill", n, false)
+	// the kernel clears the spill boolmap on its first launch
+	sp, err := r.scratch("spill", n)
 	if err != nil {
 		return err
 	}
@@ -349,7 +364,6 @@ func (r *run) bfsFusedDO(src uint32) error {
 			return err
 		}
 	}
-	t0 := time.Now()
 	hio := make([]uint64, doHead, doWords)
 	ctl := make([]uint64, nCounters+1)
 	ctl[doInOff], ctl[doInNbr], ctl[doBits], ctl[doSrc] = in.off.addr(), in.nbr.addr(), bits.addr(), uint64(src)
@@ -364,9 +378,11 @@ func (r *run) bfsFusedDO(src uint32) error {
 			return err
 		}
 		ctl[nCounters] = uint64(cur.count) // lens[0]; lens[1] = 0
+		tc := time.Now()
 		if err := r.poke(io, 0, ctl); err != nil {
 			return err
 		}
+		tp := time.Now()
 		qa, _ := r.storage(cur)
 		qb, _ := r.storage(next)
 		a := r.args(&r.dg.out)
@@ -453,8 +469,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 				// every level is a phase of the one launch; a level under the timer's tick shows as 1 ns
 				Kernels: []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: max(lt, 1)}}}
 			if k == 0 {
-				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events; host %.0f us to the launch, %.0f us in it, %.0f us to the read-back",
-					ms, micros(tl.Sub(t0)), micros(tr.Sub(tl)), micros(time.Since(tr)))
+				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events; host %.0f us to the launch (%.0f us copying the control row in), %.0f us in it, %.0f us to the read-back",
+					ms, micros(tl.Sub(t0)), micros(tp.Sub(tc)), micros(tr.Sub(tl)), micros(time.Since(tr)))
 			}
 			if dir == engine.Push && cnt <= 64 && scout >= 1<<14 {
 				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")

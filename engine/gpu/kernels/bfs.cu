@@ -127,7 +127,8 @@ __device__ void bfs_do_loop(const Args& a0) {
     u32* bits = (u32*)ctl[DoBits];
     i64 words = (a0.n + 31) >> 5;
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
-    /// 1. Prologue: depths and the source on the first launch; row 0 and lens[1] cleared.
+    /// 1. Prologue: depths, the spill boolmap and the source on the first launch; row 0 and
+    /// lens[1] cleared.
     if (ctl[DoInit]) {
         u32 src = (u32)ctl[DoSrc];
         for (i64 v = t; v < a0.n; v += nt) {
@@ -135,6 +136,7 @@ __device__ void bfs_do_loop(const Args& a0) {
             a0.val[v] = d;
             if (a0.val_in != a0.val) ((int*)a0.val_in)[v] = d;
         }
+        for (i64 v = t; v < a0.n; v += nt) a0.spill[v] = 0;
         if (t == 0) {
             ((u32*)a0.in_q)[0] = src;
             a0.lens[0] = 1;
