@@ -296,18 +296,20 @@ func (b *bfsState) convert(from, to int) {
 	}
 }
 
-// countReached counts the vertices with a depth and marks the others UnreachedDepth.
+// countReached counts the vertices with a depth and marks the others UnreachedDepth (-1),
+// without a branch: reached or not is a coin toss per vertex on many graphs, and a
+// mispredicted branch per vertex cost more than the whole pass's memory traffic.
 func (b *bfsState) countReached() int64 {
+	const _ = uint(engine.UnreachedDepth+1) + uint(-1-engine.UnreachedDepth) // compiles only if it is -1
+
 	clear(b.cnt)
 	b.forRange(b.n, 1<<16, 1, func(w, lo, hi int) {
 		var c int64
 		d := b.depth[lo:hi]
 		for i, x := range d {
-			if x >= 0 {
-				c++
-			} else {
-				d[i] = engine.UnreachedDepth
-			}
+			neg := x >> 31 // -1 when unvisited, else 0
+			d[i] = x | neg
+			c += int64(1 + neg)
 		}
 		b.cnt[w].a += c
 	})
@@ -342,7 +344,7 @@ func (b *bfsState) visit(u uint32, nd int32) bool {
 
 // tdQueue is the top-down step over a queue frontier into per-worker queues.
 func (b *bfsState) tdQueue(level int32) bfsStats {
-	off, nb, depth := b.g.Offsets, b.g.Neighbors, b.depth
+	off, nb := b.g.Offsets, b.g.Neighbors
 	nd := level + 1
 	cur, next := b.cur, b.next
 	next.reset()
@@ -351,26 +353,22 @@ func (b *bfsState) tdQueue(level int32) bfsStats {
 	b.forRange(cur.len(), 64, 1, func(w, lo, hi int) {
 		buf := next.seg[w]
 		var scout, scanned int64
+		var cl tdClaimer
 		for lo < hi {
 			var items []uint32
 			items, lo = cur.piece(lo, hi)
+			if cas {
+				buf, scout, scanned = cl.run(items, off, nb, b.depth, nd, buf, scout, scanned)
+				continue
+			}
 			for _, v := range items {
 				s, e := off[v], off[v+1]
 				scanned += e - s
 				for _, u := range nb[s:e] {
-					if cas {
-						old := atomic.LoadInt32(&depth[u])
-						if old >= 0 || !atomic.CompareAndSwapInt32(&depth[u], old, nd) {
-							continue
-						}
-						scout += int64(-1 - old)
-					} else {
-						if !b.visit(u, nd) {
-							continue
-						}
+					if b.visit(u, nd) {
 						scout += off[u+1] - off[u]
+						buf = append(buf, u)
 					}
-					buf = append(buf, u)
 				}
 			}
 		}
@@ -390,6 +388,71 @@ func (b *bfsState) tdQueue(level int32) bfsStats {
 	}
 	b.cur, b.next = next, cur
 	return st
+}
+
+// tdClaimBatch bounds the candidates a tdClaimer gathers before claiming them.
+const tdClaimBatch = 256
+
+// tdClaimer is the CAS claim (update=rmw) of a top-down step, in two passes. The gather pass
+// reads the depths of many out-neighbours (of several frontier vertices) with no branch on
+// them and keeps the unvisited ones as candidates, so that their cache misses overlap; the
+// claim pass then CASes each candidate, now cached. Claiming as it reads, a CAS (a locked
+// instruction) would hold back every later load until it completes, one miss at a time.
+type tdClaimer struct {
+	cand  [tdClaimBatch]uint32
+	m     int
+	touch int64
+}
+
+// run claims the unvisited out-neighbours of items for depth nd, appending them to buf, and
+// returns buf and the running totals of their out-degrees (scout) and of the edges scanned.
+func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32, nd int32, buf []uint32, scout, scanned int64) ([]uint32, int64, int64) {
+	lastNb := int64(len(nb) - 1)
+	var touch int64
+	for i, v := range items {
+		// Touch what later iterations read: the offsets 8 items on, and the first
+		// neighbours 4 on (their offsets touched 4 iterations ago), so that those misses
+		// overlap with this vertex's work (Go has no prefetch instruction).
+		if i+8 < len(items) {
+			touch ^= off[items[i+8]]
+		}
+		if i+4 < len(items) && lastNb >= 0 {
+			touch ^= int64(nb[min(off[items[i+4]], lastNb)])
+		}
+		nbs := nb[off[v]:off[v+1]]
+		scanned += int64(len(nbs))
+		for len(nbs) > 0 {
+			k := min(len(nbs), 64)
+			m := cl.m
+			if m > tdClaimBatch-64 {
+				buf, scout = cl.claim(depth, nd, buf, scout)
+				m = 0
+			}
+			for _, u := range nbs[:k] {
+				cl.cand[m&(tdClaimBatch-1)] = u
+				m += int(uint32(atomic.LoadInt32(&depth[u])) >> 31) // 1 when unvisited
+			}
+			cl.m = m
+			nbs = nbs[k:]
+		}
+	}
+	buf, scout = cl.claim(depth, nd, buf, scout)
+	cl.touch ^= touch // keeps the touching loads
+	return buf, scout, scanned
+}
+
+// claim CASes the gathered candidates; a candidate may have been claimed since, by another
+// worker or as a repeat within the batch, and then the CAS fails or is not tried.
+func (cl *tdClaimer) claim(depth []int32, nd int32, buf []uint32, scout int64) ([]uint32, int64) {
+	for _, u := range cl.cand[:cl.m] {
+		old := atomic.LoadInt32(&depth[u])
+		if old < 0 && atomic.CompareAndSwapInt32(&depth[u], old, nd) {
+			scout += int64(-1 - old)
+			buf = append(buf, u)
+		}
+	}
+	cl.m = 0
+	return buf, scout
 }
 
 // filterDuplicates counts the entries of q that repeat a vertex already in q, using the
@@ -491,12 +554,16 @@ func (b *bfsState) tdBoolmap(level int32) bfsStats {
 }
 
 // buStep is the bottom-up step: each unvisited vertex looks for an in-neighbour in the
-// frontier map and stops at the first. Only the owner of u writes depth[u] and u's bit of the
-// next map, so the claim needs no atomic; the map write is atomic because of shared words.
+// frontier map and stops at the first. Pieces are aligned to 64 vertices, so each word of the
+// next bitmap (and each 32-bit word of the boolmap) has one owner: the owner of u writes
+// depth[u] and u's mark with plain stores (GAPBS's set_bit, not set_bit_atomic), the bitmap
+// one whole word per 64 vertices. An atomic OR per woken vertex would be a locked instruction,
+// which stops the loads behind it and so the overlap of the next vertices' cache misses.
+//
+// An unvisited vertex's depth is -1 - out-degree; on an undirected graph (in-edges are the
+// out-edges) depth -1 is then an isolated vertex, skipped with the visited ones by one
+// well-predicted test instead of a second branch on its empty in-edge list.
 func (b *bfsState) buStep(level int32, form int) bfsStats {
-	toff, tnb, off := b.t.Offsets, b.t.Neighbors, b.g.Offsets
-	depth := b.depth
-	nd := level + 1
 	bits := form == inBitmap
 	if bits && b.nmap == nil {
 		b.nmap = newBitmap(b.n)
@@ -504,56 +571,139 @@ func (b *bfsState) buStep(level int32, form int) bfsStats {
 	if !bits && b.bnx == nil {
 		b.bnx = newBoolmap(b.n)
 	}
-	front, next, bfront, bnext := b.front, b.nmap, b.bfront, b.bnx
+	skip := int32(0) // depth >= skip: nothing to look for
+	if !b.g.Directed {
+		skip = -1
+	}
 	clear(b.cnt)
 	b.forRange(b.n, 1024, 64, func(w, lo, hi int) {
-		var awake, awakeEdges, scanned int64
-		for u := lo; u < hi; u++ {
-			if depth[u] >= 0 {
-				continue
-			}
-			s, e := toff[u], toff[u+1]
-			for i := s; i < e; i++ {
-				v := tnb[i]
-				var in bool
-				if bits {
-					in = front[v>>6]&(1<<(v&63)) != 0
-				} else {
-					in = bfront[v] != 0
-				}
-				if in {
-					depth[u] = nd
-					if bits {
-						next.set(uint32(u))
-					} else {
-						bnext.set(uint32(u))
-					}
-					awake++
-					awakeEdges += off[u+1] - off[u]
-					scanned += i - s + 1
-					e = -1
-					break
-				}
-			}
-			if e >= 0 {
-				scanned += e - s
-			}
-		}
 		c := &b.cnt[w]
-		c.a += awake
-		c.b += awakeEdges
-		c.c += scanned
+		if bits {
+			b.buBitmap(lo, hi, level+1, skip, c)
+		} else {
+			b.buBoolmap(lo, hi, level+1, skip, c)
+		}
 	})
 	// The old frontier becomes the next step's output map: clear it.
 	if bits {
+		front := b.front
 		b.forRange(len(front), 1<<12, 1, func(_, lo, hi int) { clear(front[lo:hi]) })
-		b.front, b.nmap = next, front
+		b.front, b.nmap = b.nmap, front
 	} else {
+		bfront := b.bfront
 		b.forRange(len(bfront), 1<<16, 4, func(_, lo, hi int) { clear(bfront[lo:hi]) })
-		b.bfront, b.bnx = bnext, bfront
+		b.bfront, b.bnx = b.bnx, bfront
 	}
 	tot := sumCounters(b.cnt)
 	return bfsStats{queued: tot.a, outEdges: tot.b, scanned: tot.c}
+}
+
+// buBitmap is buStep's piece [lo, hi) (lo a multiple of 64) with bitmap frontiers; it adds
+// the woken vertices, their out-edges and the edges scanned to c.
+//
+// It works 64 vertices (one word of the maps) at a time, in passes over bit masks: mark the
+// vertices with something to look for (no branch: on the big steps that is a coin toss per
+// vertex); probe each one's first in-neighbour, without a branch on what the probes load, so
+// that their cache misses (one per vertex, in the in-edge array) overlap instead of each
+// waiting behind the previous vertex's mispredicted branch; scan the rest of the lists of
+// those the probe missed; then write the woken vertices' depths and the word. On kron and
+// urand most woken vertices are found at their first in-neighbour.
+func (b *bfsState) buBitmap(lo, hi int, nd, skip int32, c *counters) {
+	toff, tnb := b.t.Offsets, b.t.Neighbors
+	front, next := b.front, b.nmap
+	if len(tnb) == 0 {
+		return // no edges: nothing wakes
+	}
+	last := int64(len(tnb) - 1)
+	var awake, awakeEdges, scanned int64
+	for base := lo; base < hi; base += 64 {
+		dd := b.depth[base:min(base+64, hi)]
+		var cand uint64 // bit k: vertex base+k has something to look for (d < skip)
+		for k, d := range dd {
+			cand |= uint64(uint32(d-skip)>>31) << uint(k) // (no overflow: d >= -1-2^30)
+		}
+		if cand == 0 {
+			next[base>>6] = 0
+			continue
+		}
+		var hit uint64
+		for m := cand; m != 0; m &= m - 1 {
+			k := trailingZeros(m)
+			u := base + k
+			s, e := toff[u], toff[u+1]
+			v := tnb[min(s, last)]
+			in := front[v>>6] >> (v & 63) & 1
+			in &= uint64(s-e) >> 63 // an empty list (directed graphs) probes nothing
+			hit |= in << uint(k)
+		}
+		// Hits wake at their first in-neighbour; the others scan the rest of their lists.
+		scanned += int64(bits.OnesCount64(hit))
+		for m := cand &^ hit; m != 0; m &= m - 1 {
+			k := trailingZeros(m)
+			u := base + k
+			s, e := toff[u], toff[u+1]
+			if s >= e {
+				continue
+			}
+			found := int64(-1)
+			for i, v := range tnb[s+1 : e] {
+				if front[v>>6]&(1<<(v&63)) != 0 {
+					found = int64(i) + 2
+					break
+				}
+			}
+			if found < 0 {
+				scanned += e - s
+				continue
+			}
+			scanned += found
+			hit |= 1 << uint(k)
+		}
+		for m := hit; m != 0; m &= m - 1 {
+			k := trailingZeros(m)
+			awakeEdges += int64(-1 - dd[k])
+			dd[k] = nd
+		}
+		awake += int64(bits.OnesCount64(hit))
+		next[base>>6] = hit // only this worker's word
+	}
+	c.a += awake
+	c.b += awakeEdges
+	c.c += scanned
+}
+
+// buBoolmap is buBitmap with boolmap frontiers.
+func (b *bfsState) buBoolmap(lo, hi int, nd, skip int32, c *counters) {
+	toff, tnb := b.t.Offsets, b.t.Neighbors
+	front, next := b.bfront, b.bnx
+	var awake, awakeEdges, scanned int64
+	dd := b.depth[lo:hi]
+	for k, d := range dd {
+		if d >= skip {
+			continue
+		}
+		u := lo + k
+		nbs := tnb[toff[u]:toff[u+1]]
+		found := -1
+		for i, v := range nbs {
+			if front[v] != 0 {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			scanned += int64(len(nbs))
+			continue
+		}
+		dd[k] = nd
+		next[u] = 1
+		awake++
+		awakeEdges += int64(-1 - d)
+		scanned += int64(found + 1)
+	}
+	c.a += awake
+	c.b += awakeEdges
+	c.c += scanned
 }
 
 // queueToMap turns the queue frontier into a bitmap (or boolmap) for a pull step.
