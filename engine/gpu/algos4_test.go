@@ -207,3 +207,11 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceAlgos4 runs triangle counting, betweenness centrality, MIS and MST under
+// every schedule of the engine's Space (space.go) on the conformance matrix against
+// engine/ref, as TestConformance does for the four traversals.
+func TestConformanceAlgos4(t *testing.T) {
+	openGPU(t)
+	enginetest.Run(t, "gpu", engine.TC, engine.BC, engine.MIS, engine.MST)
+}

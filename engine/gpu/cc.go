@@ -62,6 +62,9 @@ func cc(r *run) error {
 }
 
 func ccSV(r *run, val buffer) error {
+	if r.s.Fuse == engine.FuseOn {
+		return ccSVFused(r, val)
+	}
 	for {
 		if err := r.begin(); err != nil {
 			return err

@@ -49,20 +49,11 @@ const (
 
 func mis(r *run) error {
 	s := r.req.Schedule
-	switch {
-	case s.Driven == engine.Hybrid:
-		return unsupported("mis: driven=hybrid: mis runs data- or topology-driven")
-	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
-		return unsupported("mis: frontier=%s: the undecided vertices are a compacted queue", s.Frontier)
-	case s.Dedup == engine.DedupCull:
+	if s.Dedup == engine.DedupCull {
 		return unsupported("mis: dedup=cull: the worklist is compacted from the undecided vertices, each once (dedup=atomic)")
-	case s.PushAgg != engine.AggAuto:
-		return unsupported("mis: push_agg=%s: the worklist is compacted with one atomic per vertex", s.PushAgg)
-	case s.LB != engine.LBAuto && s.LB != engine.LBThread:
-		return unsupported("mis: lb=%s: mis gives each vertex a thread (lb=thread)", s.LB)
 	}
-	if s.Driven == engine.DrivenAuto {
-		s.Driven = engine.Data
+	if err := resolvePerVertex(&s, "mis", "the undecided vertices are a compacted queue"); err != nil {
+		return err
 	}
 	if s.Direction == engine.DirAuto {
 		s.Direction = engine.Push
@@ -71,12 +62,8 @@ func mis(r *run) error {
 		s.Sync = engine.SyncDB
 	}
 	if s.Driven == engine.Data {
-		s.Frontier, s.Dedup = engine.Queue, engine.DedupAtomic
+		s.Dedup = engine.DedupAtomic
 	}
-	if s.Update == engine.UpdateAuto {
-		s.Update = engine.RMW
-	}
-	s.LB = engine.LBThread
 	r.setSchedule(s)
 	n := int64(r.n)
 	data, push, async := s.Driven == engine.Data, s.Direction == engine.Push, s.Sync == engine.Async
@@ -144,10 +131,7 @@ func mis(r *run) error {
 		if data {
 			a.q, a.qlen, a.topo = cand.addr(), undecided, 0
 		}
-		grid := blocks(max(undecided, 1), block)
-		if !data {
-			grid = blocks(n, block)
-		}
+		grid := perVertexGrid(data, undecided, n)
 		if async {
 			if err := launchStruct(r, "mis_async_"+dir+"_thread", grid, &a); err != nil {
 				return err
@@ -210,4 +194,41 @@ func mis(r *run) error {
 	r.res.InSet = in
 	r.res.Summary.SetSize = size
 	return nil
+}
+
+// resolvePerVertex checks and fills the knobs of the algorithms that give each vertex a thread
+// and keep their live vertices in compacted queues (mis, mst): data- or topology-driven (data
+// by default), a queue, one atomic per compacted vertex, lb=thread, update=rmw. why says what
+// the queues hold, for the frontier refusal.
+func resolvePerVertex(s *engine.Schedule, alg, why string) error {
+	switch {
+	case s.Driven == engine.Hybrid:
+		return unsupported("%s: driven=hybrid: %s runs data- or topology-driven", alg, alg)
+	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
+		return unsupported("%s: frontier=%s: %s", alg, s.Frontier, why)
+	case s.PushAgg != engine.AggAuto:
+		return unsupported("%s: push_agg=%s: the worklists are compacted with one atomic per vertex", alg, s.PushAgg)
+	case s.LB != engine.LBAuto && s.LB != engine.LBThread:
+		return unsupported("%s: lb=%s: %s gives each vertex a thread (lb=thread)", alg, s.LB, alg)
+	}
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Data
+	}
+	if s.Driven == engine.Data {
+		s.Frontier = engine.Queue
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	s.LB = engine.LBThread
+	return nil
+}
+
+// perVertexGrid is the grid of a thread-per-vertex launch: over the items of a worklist when
+// data-driven, over all n vertices when topology-driven.
+func perVertexGrid(data bool, items, n int64) int {
+	if !data {
+		return blocks(n, block)
+	}
+	return blocks(max(items, 1), block)
 }

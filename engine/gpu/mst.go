@@ -62,26 +62,9 @@ const (
 
 func mst(r *run) error {
 	s := r.req.Schedule
-	switch {
-	case s.Driven == engine.Hybrid:
-		return unsupported("mst: driven=hybrid: mst runs data- or topology-driven")
-	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
-		return unsupported("mst: frontier=%s: the live vertices and components are compacted queues", s.Frontier)
-	case s.PushAgg != engine.AggAuto:
-		return unsupported("mst: push_agg=%s: the worklists are compacted with one atomic per vertex", s.PushAgg)
-	case s.LB != engine.LBAuto && s.LB != engine.LBThread:
-		return unsupported("mst: lb=%s: mst gives each vertex a thread (lb=thread)", s.LB)
+	if err := resolvePerVertex(&s, "mst", "the live vertices and components are compacted queues"); err != nil {
+		return err
 	}
-	if s.Driven == engine.DrivenAuto {
-		s.Driven = engine.Data
-	}
-	if s.Driven == engine.Data {
-		s.Frontier = engine.Queue
-	}
-	if s.Update == engine.UpdateAuto {
-		s.Update = engine.RMW
-	}
-	s.LB = engine.LBThread
 	r.setSchedule(s)
 	n := int64(r.n)
 	data := s.Driven == engine.Data
@@ -150,12 +133,7 @@ func mst(r *run) error {
 		}
 	}
 	nVerts, nRoots := n, n
-	grid := func(items int64) int {
-		if !data {
-			return blocks(n, block)
-		}
-		return blocks(max(items, 1), block)
-	}
+	grid := func(items int64) int { return perVertexGrid(data, items, n) }
 	for iter := 0; ; iter++ {
 		if iter > 0 {
 			if err := r.begin(); err != nil {

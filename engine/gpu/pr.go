@@ -114,6 +114,16 @@ func prTopo(r *run, a kargs) error {
 	} else {
 		a.update = 0
 	}
+	var blk *blockedCSR
+	if s.Blocking > 0 {
+		if blk, err = r.blocked(s.Blocking); err != nil {
+			return err
+		}
+		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "blocking",
+			Note: fmt.Sprintf("EdgeBlocking: %d segments of %d sources, %d entries for %d edges", blk.segs, blk.size, blk.entries, csr.m)}); err != nil {
+			return err
+		}
+	}
 	lb := lbSuffix[s.LB]
 	// Jacobi pull sweeps write the next ranks and contributions into a second pair of buffers,
 	// swapped after each sweep (no copy-back pass).
@@ -130,6 +140,12 @@ func prTopo(r *run, a kargs) error {
 			return err
 		}
 		bufs[1] = [2]uint64{rank2.addr(), contrib2.addr()}
+	}
+	if s.Fuse == engine.FuseOn {
+		return prFused(r, a, csr, blk, bufs, rank2)
+	}
+	if blk != nil {
+		pingpong = false // the blocked sweep accumulates, and pr_apply updates in place
 	}
 	for iter := 0; iter < p.MaxIter; iter++ {
 		if err := r.begin(); err != nil {
@@ -153,7 +169,7 @@ func prTopo(r *run, a kargs) error {
 			}
 		}
 		grid := lbGrid(s.LB, int64(r.n), csr.m)
-		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP
+		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP || blk != nil
 		if s.LB == engine.LBNP {
 			sa.rpb = int64(s.NP)
 		}
@@ -161,7 +177,11 @@ func prTopo(r *run, a kargs) error {
 		if s.Direction == engine.Push {
 			name = "pr_spush_" + lb
 		}
-		if err := r.launch(name, grid, &sa); err != nil {
+		if blk != nil {
+			if err := prBlockedSweep(r, sa, blk); err != nil {
+				return err
+			}
+		} else if err := r.launch(name, grid, &sa); err != nil {
 			return err
 		}
 		switch {
@@ -188,6 +208,39 @@ func prTopo(r *run, a kargs) error {
 		}
 		if change < p.Tolerance || math.IsNaN(change) {
 			break
+		}
+	}
+	return nil
+}
+
+// BlockedOneLaunch makes every blocked sweep one launch over all segments, adding partial sums
+// atomically, instead of one launch per segment adding them plainly (the benchmark compares
+// the two).
+var BlockedOneLaunch = false
+
+// maxSegLaunches is the most segments a blocked sweep launches one by one; past it the sweep
+// is one launch whose blocks walk the segments in order (nearly: blocks run in about launch
+// order), adding partial sums atomically, as a launch costs a few microseconds.
+const maxSegLaunches = 64
+
+// prBlockedSweep sums the blocked layout's segments into rank_next: one launch per segment,
+// in order, so that the segment's contributions are what the whole GPU reads at a time.
+func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
+	lb := lbSuffix[r.s.LB]
+	a.nbr = blk.nbr.addr()
+	if BlockedOneLaunch || blk.segs > maxSegLaunches {
+		a.off, a.inQ, a.n, a.m, a.update = blk.off.addr(), blk.rows.addr(), blk.entries, blk.segEdges[blk.segs], 1
+		return r.launch("pr_bpull_"+lb, lbGrid(r.s.LB, a.n, a.m), &a)
+	}
+	for g := 0; g < blk.segs; g++ {
+		lo, hi := blk.segStart[g], blk.segStart[g+1]
+		if hi == lo {
+			continue
+		}
+		sa := a
+		sa.off, sa.inQ, sa.n, sa.m, sa.update = blk.off.addr()+uint64(lo)*8, blk.rows.addr()+uint64(lo)*4, hi-lo, blk.segEdges[g+1]-blk.segEdges[g], 0
+		if err := r.launch("pr_bpull_"+lb, lbGrid(r.s.LB, sa.n, sa.m), &sa); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -30,11 +30,15 @@ func (r *run) resolve() error {
 		return unsupported("lb=etwc is implemented for BFS and SSSP (thread, warp, cta, twc, edge, coo and np run everywhere)")
 	case s.LB == engine.LBVertex && alg != engine.TC:
 		return unsupported("lb=vertex is triangle counting's vertex-parallel split; the traversals' thread mapping is lb=thread")
-	case s.Blocking != 0:
-		return unsupported("blocking (EdgeBlocking) is not implemented yet")
+	case s.Blocking != 0 && alg != engine.PR:
+		return unsupported("blocking (EdgeBlocking) segments PageRank's pull sweeps; %s has none", alg)
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
-	if err := resolveFuse(&s, alg, p.Diameter, evenSSSP); err != nil {
+	if alg == engine.CC || alg == engine.PR {
+		if err := resolveSweepFuse(&s, alg); err != nil {
+			return err
+		}
+	} else if err := resolveFuse(&s, alg, p.Diameter, evenSSSP); err != nil {
 		return err
 	}
 	if s.LB == engine.LBAuto {
@@ -113,6 +117,8 @@ func (r *run) resolve() error {
 		}
 		if s.Sync == engine.SyncAuto {
 			switch {
+			case s.Blocking > 0:
+				s.Sync = engine.SyncDB // blocked sweeps accumulate partial sums: Jacobi
 			case s.Driven == engine.Data:
 				s.Sync = engine.Async
 			case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
@@ -131,6 +137,10 @@ func (r *run) resolve() error {
 			return unsupported("topology-driven push PageRank accumulates into a second array (Jacobi); sync=async needs direction=pull")
 		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP):
 			return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
+		case s.Blocking > 0 && s.Sync == engine.Async:
+			return unsupported("blocking sums each vertex's in-edges segment by segment and applies the sums after the last (Jacobi, sync=sync); sync=async (Gauss-Seidel) needs blocking off")
+		case s.Blocking > 0 && (s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP):
+			return unsupported("blocking maps the blocked layout's rows with lb=thread|warp|cta|twc; lb=%s needs blocking off", s.LB)
 		}
 		if s.Update == engine.UpdateAuto {
 			s.Update = engine.RMW

@@ -91,6 +91,7 @@ type devGraph struct {
 	out     csrDev
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
+	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
 }
 
 // minWeight returns the graph's smallest weight (0 for an unweighted graph), computed once.
@@ -119,12 +120,18 @@ func (dg *devGraph) free() {
 	if dg.inOwned && dg.in != nil {
 		dg.in.free()
 	}
+	if dg.blocked != nil {
+		dg.blocked.free()
+	}
 }
 
 func (dg *devGraph) bytes() int64 {
 	b := dg.out.bytes()
 	if dg.inOwned && dg.in != nil {
 		b += dg.in.bytes()
+	}
+	if dg.blocked != nil {
+		b += dg.blocked.bytes()
 	}
 	return b
 }

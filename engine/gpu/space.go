@@ -52,6 +52,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("method", "labelprop"), axis("direction", "push", "pull"), axis("frontier", "queue", "bitmap", "boolmap"), allLB},
 		{axis("direction", "push"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("direction", "push", "pull"), axis("driven", "topology", "hybrid"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
+		// fuse=on: Shiloach-Vishkin's rounds in one cooperative launch (method auto resolves to sv)
+		{axis("fuse", "on"), axis("method", "auto", "sv"), axis("lb", "thread", "warp", "cta", "twc")},
 	},
 	engine.PR: {
 		{},
@@ -61,5 +63,30 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("driven", "data"), allLB},
 		{axis("lb", "np"), axis("np", "auto", "fg"), axis("direction", "push", "pull")},
 		{axis("lb", "np"), axis("driven", "data")},
+		// blocking=N (EdgeBlocking): 64 cuts the small graphs into many segments (one atomic
+		// launch per sweep past 64 segments), 4096 into a few (a launch per segment)
+		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "thread", "warp", "cta", "twc"), axis("blocking", "64", "4096")},
+		{axis("blocking", "auto", "64", "4096")},
+		// fuse=on: the sweep loop and its convergence test in one cooperative launch
+		{axis("fuse", "on"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
+		{axis("fuse", "on"), axis("blocking", "64", "4096"), axis("lb", "thread", "twc")},
+	},
+	engine.TC: {
+		{},
+		{axis("order", "degree", "id", "none"), axis("intersect", "merge", "binary", "hash"), axis("relabel", "off"), axis("lb", "vertex", "edge")},
+		{axis("order", "degree"), axis("relabel", "on", "auto"), axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
+	},
+	engine.BC: {
+		{},
+		{axis("direction", "push", "pull", "auto"), axis("driven", "data", "topology"), axis("lb", "thread", "warp")},
+		{axis("alpha", "1", "50"), axis("beta", "2", "50"), axis("lb", "thread", "warp")},
+	},
+	engine.MIS: {
+		{},
+		{axis("direction", "push", "pull"), axis("driven", "data", "topology"), axis("sync", "sync", "async")},
+	},
+	engine.MST: {
+		{},
+		{axis("driven", "data", "topology")},
 	},
 }

@@ -108,8 +108,8 @@ ENTRIES(cc_pull, CcPull)
 // cc_hook_<lb>: one Shiloach-Vishkin hooking sweep over every edge.
 ENTRIES(cc_hook, CcHook)
 
-// cc_jump: pointer jumping until every vertex points at its root.
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_jump(const Args a) {
+// jump: pointer jumping until every vertex points at its root.
+__device__ void jump(const Args& a) {
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         int p = a.val[v], pp = a.val[p];
         while (p != pp) {
@@ -119,3 +119,34 @@ extern "C" __global__ void __launch_bounds__(BLOCK) cc_jump(const Args a) {
         a.val[v] = p;
     }
 }
+
+// cc_jump: pointer jumping until every vertex points at its root.
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_jump(const Args a) { jump(a); }
+
+/// cc_sv_fused_<lb> (fuse=on, method=sv): Shiloach-Vishkin's rounds in one cooperative launch:
+/// hook over every edge, grid-wide barrier, pointer jumping, barrier, and stop when the round
+/// hooked nothing (or after `iters` rounds). Round k's counters go to trace[k*NCounters ...],
+/// its end time (globaltimer) to CTime; the launch's start time to trace[iters*NCounters +
+/// CStop]. The host zeroes the trace before the launch.
+template <int LB>
+__device__ void cc_sv_fused(const Args& a0) {
+    __shared__ Shared sh;
+    cg::grid_group grid = cg::this_grid();
+    if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
+    for (i64 k = 0; k < a0.iters; k++) {
+        Args s = a0;
+        s.ctr = a0.trace + k * NCounters;
+        CcHook f{s};
+        advance<LB>(s, sh, f);
+        grid.sync();
+        jump(s);
+        grid.sync();
+        if (blockIdx.x == 0 && threadIdx.x == 0) s.ctr[CTime] = globaltimer();
+        if (*((volatile u64*)&s.ctr[CChanged]) == 0) break;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sv_fused_thread(const Args a) { cc_sv_fused<LThread>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sv_fused_warp(const Args a) { cc_sv_fused<LWarp>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sv_fused_cta(const Args a) { cc_sv_fused<LCTA>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_sv_fused_twc(const Args a) { cc_sv_fused<LTWC>(a); }

@@ -11,6 +11,9 @@
 // residual and pushes those that cross eps.
 #include "common.cuh"
 
+// PR_ERR is the counter word that holds a sweep's L1 change as a double (cErr in run.go).
+#define PR_ERR 14
+
 __device__ __forceinline__ float out_deg(const Args& a, u32 v) { return (float)(a.out_off[v + 1] - a.out_off[v]); }
 
 
@@ -44,23 +47,42 @@ __device__ __forceinline__ void err_flush(const Args& a, double e) {
     if (threadIdx.x == 0 && s != 0) atomicAdd(a.err, s);
 }
 
-__device__ __forceinline__ double row_sum_thread(const Args& a, u32 v) {
+__device__ __forceinline__ double row_sum(const Args& a, i64 b, i64 end) {
     double s = 0;
-    for (i64 e = a.off[v]; e < a.off[v + 1]; e++) s += a.contrib[a.nbr[e]];
+    for (i64 e = b; e < end; e++) s += a.contrib[a.nbr[e]];
     return s;
 }
 
-// pr_pull_thread: one vertex per thread.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_thread(const Args a) {
+// The pull sweeps are templates over BLK. BLK=false: row i is vertex i of the in-CSR, and its
+// sum becomes its new rank (pr_set). BLK=true (EdgeBlocking, blocking=N): row i is an entry of
+// the blocked layout, the in-edges of vertex in_q[i] whose sources lie in one segment of N
+// vertices; its partial sum is added to rank_next[in_q[i]] (plainly when the host launches one
+// segment at a time, update=0, so no two rows of a launch share a vertex; atomically when one
+// launch walks every segment, update=1), and pr_apply turns the sums into ranks.
+template <bool BLK>
+__device__ __forceinline__ void pr_out(const Args& a, i64 i, double s, double* err) {
+    if (BLK) {
+        u32 v = a.in_q[i];
+        if (a.update) atomicAdd(&a.rank_next[v], s);
+        else a.rank_next[v] += s;
+    } else {
+        pr_set(a, (u32)i, s, err);
+    }
+}
+
+// pull_thread: one row per thread.
+template <bool BLK>
+__device__ void pull_thread(const Args& a) {
     double err = 0;
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
-        pr_set(a, (u32)v, row_sum_thread(a, (u32)v), &err);
+        pr_out<BLK>(a, v, row_sum(a, a.off[v], a.off[v + 1]), &err);
     }
     err_flush(a, err);
 }
 
-// pr_pull_warp: one vertex per warp, lanes stride its in-edges and reduce by shuffles.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_warp(const Args a) {
+// pull_warp: one row per warp, lanes stride its in-edges and reduce by shuffles.
+template <bool BLK>
+__device__ void pull_warp(const Args& a) {
     double err = 0;
     int lane = threadIdx.x & 31;
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -69,7 +91,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_warp(const Args a) {
         double s = 0;
         for (i64 e = b + lane; e < end; e += 32) s += a.contrib[a.nbr[e]];
         s = warp_sum(s);
-        if (lane == 0) pr_set(a, (u32)v, s, &err);
+        if (lane == 0) pr_out<BLK>(a, v, s, &err);
     }
     err_flush(a, err);
 }
@@ -88,22 +110,24 @@ __device__ __forceinline__ double block_sum(double x, double* tmp) {
     return s;  // valid in thread 0
 }
 
-// pr_pull_cta: one vertex per thread block.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_cta(const Args a) {
+// pull_cta: one row per thread block.
+template <bool BLK>
+__device__ void pull_cta(const Args& a) {
     __shared__ double tmp[WARPS_PER_BLOCK];
     double err = 0;
     for (i64 v = blockIdx.x; v < a.n; v += gridDim.x) {
         double s = 0;
         for (i64 e = a.off[v] + threadIdx.x; e < a.off[v + 1]; e += blockDim.x) s += a.contrib[a.nbr[e]];
         s = block_sum(s, tmp);
-        if (threadIdx.x == 0) pr_set(a, (u32)v, s, &err);
+        if (threadIdx.x == 0) pr_out<BLK>(a, v, s, &err);
     }
     err_flush(a, err);
 }
 
-// pr_pull_twc: vertices of in-degree >= BLOCK summed by the block, >= 32 by a warp, the rest
-// by their own thread.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
+// pull_twc: rows of at least BLOCK in-edges summed by the block, >= 32 by a warp, the rest by
+// their own thread.
+template <bool BLK>
+__device__ void pull_twc(const Args& a) {
     __shared__ double tmp[WARPS_PER_BLOCK];
     __shared__ int owner;
     __shared__ i64 rs, re;
@@ -134,7 +158,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
             double s = 0;
             for (i64 e = rs + threadIdx.x; e < re; e += blockDim.x) s += a.contrib[a.nbr[e]];
             s = block_sum(s, tmp);
-            if (threadIdx.x == 0) pr_set(a, (u32)(base + o), s, &err);
+            if (threadIdx.x == 0) pr_out<BLK>(a, base + o, s, &err);
             __syncthreads();
         }
         /// 2. Warp.
@@ -147,13 +171,25 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) {
             double s = 0;
             for (i64 e = ws + lane; e < we; e += 32) s += a.contrib[a.nbr[e]];
             s = warp_sum(s);
-            if (lane == 0) pr_set(a, (u32)(base + (threadIdx.x & ~31) + leader), s, &err);
+            if (lane == 0) pr_out<BLK>(a, base + (threadIdx.x & ~31) + leader, s, &err);
         }
         /// 3. Thread.
-        if (mine) pr_set(a, (u32)v, row_sum_thread(a, (u32)v), &err);
+        if (mine) pr_out<BLK>(a, v, row_sum(a, b, end), &err);
     }
     err_flush(a, err);
 }
+
+// pr_pull_<lb>: one topology-driven pull sweep (Jacobi or Gauss-Seidel, see pr_set).
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_thread(const Args a) { pull_thread<false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_warp(const Args a) { pull_warp<false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_cta(const Args a) { pull_cta<false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_twc(const Args a) { pull_twc<false>(a); }
+// pr_bpull_<lb>: the rows of one or more segments of the blocked layout (blocking=N), then
+// pr_apply.
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_thread(const Args a) { pull_thread<true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_warp(const Args a) { pull_warp<true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_cta(const Args a) { pull_cta<true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_twc(const Args a) { pull_twc<true>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -184,8 +220,8 @@ ENTRY(pr_pull_np, PrAccPull, LNP)
 // pr_spush_<lb>: topology-driven push sweep, then pr_apply.
 ENTRIES(pr_spush, PrAccPush)
 
-// pr_apply: rank = base + d * rank_next (the accumulated sums); contrib, error.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) {
+// apply: rank = base + d * rank_next (the accumulated sums); contrib, error; rank_next = 0.
+__device__ void apply(const Args& a) {
     double err = 0;
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         float nr = (float)(a.base + a.damping * a.rank_next[v]);
@@ -197,6 +233,69 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) {
     }
     err_flush(a, err);
 }
+
+// pr_apply: after an accumulating sweep (push, pull edge/coo/np, blocked pull).
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { apply(a); }
+
+/// Fused sweeps (fuse=on): the whole topology-driven pull loop in one cooperative launch, with
+/// grid-wide barriers. Sweep k writes its L1 change into trace[k*NCounters + PR_ERR] (a double)
+/// and its end time into trace[k*NCounters + CTime]; after the barrier every thread reads the
+/// change, and the loop stops when it is below eps (the tolerance), NaN, or after `iters`
+/// sweeps; the launch's start time goes to trace[iters*NCounters + CStop]. Unblocked: Jacobi (update=0) reads rank/contrib and writes rank_out/contrib_out, the
+/// pairs trading places every sweep; Gauss-Seidel (update=1) updates in place. Blocked (bound =
+/// the number of segments, in_scan = their first entries, in_q = the entries' vertices):
+/// segment after segment with a barrier between them, so each segment's sources stay in cache
+/// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
+/// of the first sweep (its parity picks the Jacobi buffers).
+template <int LB>
+__device__ void pr_fused(const Args& a0) {
+    cg::grid_group grid = cg::this_grid();
+    if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
+    for (i64 k = 0; k < a0.iters; k++) {
+        Args s = a0;
+        s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
+        if (a0.bound > 0) {
+            for (i64 g = 0; g < a0.bound; g++) {
+                Args b = s;
+                i64 lo = a0.in_scan[g], hi = a0.in_scan[g + 1];
+                b.off = a0.off + lo;
+                b.in_q = a0.in_q + lo;
+                b.n = hi - lo;
+                b.update = 0;
+                switch (LB) {
+                case LThread: pull_thread<true>(b); break;
+                case LWarp: pull_warp<true>(b); break;
+                case LCTA: pull_cta<true>(b); break;
+                default: pull_twc<true>(b); break;
+                }
+                grid.sync();
+            }
+            apply(s);
+        } else {
+            if (a0.update == 0 && ((a0.iter + k) & 1)) {
+                s.rank = a0.rank_out;
+                s.contrib = a0.contrib_out;
+                s.rank_out = a0.rank;
+                s.contrib_out = a0.contrib;
+            }
+            switch (LB) {
+            case LThread: pull_thread<false>(s); break;
+            case LWarp: pull_warp<false>(s); break;
+            case LCTA: pull_cta<false>(s); break;
+            default: pull_twc<false>(s); break;
+            }
+        }
+        grid.sync();
+        double change = *((volatile double*)s.err);
+        if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[k * NCounters + CTime] = globaltimer();
+        if (change < a0.eps || change != change) break;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_thread(const Args a) { pr_fused<LThread>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_warp(const Args a) { pr_fused<LWarp>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) { pr_fused<LCTA>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {

@@ -1,0 +1,153 @@
+//go:build cuda
+
+package gpu_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/gpu"
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// TestBenchPRCC measures PageRank's EdgeBlocking (blocking=N) and fused sweeps (fuse=on), and
+// CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
+// GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road narrows the graphs, GW_PRBENCH_N
+// lists the segment sizes, GW_BENCH_REPS the runs). For each schedule it prints the median
+// run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
+// trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
+// their device clock). Every result is checked: against engine/ref on the scale-20 graphs and
+// road, and on kron22 against the GPU's own unblocked Jacobi ranks (L1 distance).
+func TestBenchPRCC(t *testing.T) {
+	if os.Getenv("GW_PRBENCH") == "" {
+		t.Skip("set GW_PRBENCH=1 to run the PageRank/CC blocking and fusion benchmark")
+	}
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	reps := 5
+	fmt.Sscan(os.Getenv("GW_BENCH_REPS"), &reps)
+	sizes := []string{"2097152", "1048576", "524288", "262144", "131072", "65536", "32768"}
+	if v := os.Getenv("GW_PRBENCH_N"); v != "" {
+		sizes = strings.Split(v, ",")
+	}
+	graphs := map[string]func() (*graph.CSR, error){
+		"kron22": genFn("kron", map[string]string{"scale": "22", "degree": "16"}),
+		"kron":   genFn("kron", map[string]string{"scale": "20", "degree": "16"}),
+		"urand":  genFn("urand", map[string]string{"scale": "20", "degree": "16"}),
+		"road":   genFn("road", map[string]string{"vertices": "1500000"}),
+	}
+	names := []string{"kron22", "kron", "urand", "road"}
+	if v := os.Getenv("GW_PRBENCH_GRAPHS"); v != "" {
+		names = strings.Split(v, ",")
+	}
+	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
+	for _, name := range names {
+		mk, ok := graphs[name]
+		if !ok {
+			t.Fatalf("unknown graph %s", name)
+		}
+		t0 := time.Now()
+		g, err := mk()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("# %s: %d vertices, %d arcs (built in %v)\n", name, g.NumVertices(), g.NumArcs(), time.Since(t0).Round(time.Millisecond))
+		useRef := name != "kron22"
+		var base []float64 // kron22: the unblocked Jacobi ranks
+		prScheds := []string{"", "sync=sync lb=twc", "sync=async lb=warp", "fuse=on", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
+		for _, n := range sizes {
+			prScheds = append(prScheds, "blocking="+n+" lb=twc", "blocking="+n+" lb=thread", "blocking="+n+" lb=twc onelaunch", "fuse=on blocking="+n+" lb=twc")
+		}
+		for _, a := range []engine.Algorithm{engine.PR, engine.CC} {
+			scheds := prScheds
+			if a == engine.CC {
+				scheds = []string{"", "method=sv", "method=sv lb=thread", "fuse=on", "fuse=on lb=thread", "fuse=on lb=warp"}
+			}
+			var want *engine.Result
+			if useRef {
+				if want, err = ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams()}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, ss := range scheds {
+				gpu.BlockedOneLaunch = strings.Contains(ss, "onelaunch")
+				sch, err := parseSched(strings.TrimSpace(strings.Replace(ss, "onelaunch", "", 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				req := engine.Request{Graph: g, GraphName: name, Algorithm: a, Params: engine.DefaultParams(), Schedule: sch}
+				var ds, sweeps []time.Duration
+				var res *engine.Result
+				for i := 0; i < reps+1 && err == nil; i++ {
+					if res, err = e.Run(context.Background(), req); err == nil && i > 0 {
+						ds = append(ds, res.Summary.Time)
+						sweeps = append(sweeps, sweepTimes(res)...)
+					}
+				}
+				label := ss
+				if label == "" {
+					label = "auto"
+				}
+				if err != nil {
+					fmt.Printf("%-7s %-4s %-40s error: %v\n", name, a, label, err)
+					continue
+				}
+				note := ""
+				switch {
+				case want != nil:
+					note = "verified"
+					if err := engine.Verify(g, res, want); err != nil {
+						note = "VERIFY FAILED: " + err.Error()
+						t.Errorf("%s %s %s: %v", name, a, label, err)
+					}
+				case a == engine.PR && base == nil && ss == "sync=sync lb=twc":
+					base = res.Rank
+				case a == engine.PR && base != nil:
+					l1 := 0.0
+					for i, x := range res.Rank {
+						l1 += math.Abs(x - base[i])
+					}
+					note = fmt.Sprintf("L1 to unblocked Jacobi %.2g", l1)
+					if l1 > 1e-3 {
+						t.Errorf("%s %s %s: %s", name, a, label, note)
+					}
+				}
+				d := median(ds)
+				it := max(res.Summary.Iterations, 1)
+				fmt.Printf("%-7s %-4s %-40s %8.3f ms %4d it %7.3f ms/it  sweep(kernels) %7.3f ms  [%s] %s\n", name, a, label, float64(d)/1e6, it,
+					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, res.Schedule.Relevant(a, "gpu"), note)
+			}
+		}
+		gpu.BlockedOneLaunch = false
+	}
+}
+
+// sweepTimes returns each iteration's kernel time (the fused launch's iterations: their
+// device-clock time).
+func sweepTimes(res *engine.Result) []time.Duration {
+	var out []time.Duration
+	for _, rec := range res.Trace.Records {
+		if rec.Kind != engine.IterationRecord {
+			continue
+		}
+		if strings.Contains(rec.Note, "fused") || len(rec.Kernels) == 0 {
+			out = append(out, rec.Time)
+			continue
+		}
+		var k time.Duration
+		for _, x := range rec.Kernels {
+			k += x.Time
+		}
+		out = append(out, k)
+	}
+	if len(out) == 0 {
+		out = append(out, 0)
+	}
+	return out
+}

@@ -1,0 +1,168 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/gworkbench/gworkbench/graph"
+)
+
+// blockedCSR is UGF's EdgeBlocking layout of a graph's in-edges (blocking=N): the edges cut
+// into segments by source vertex, N sources a segment, so that a pull sweep that sums one
+// segment at a time gathers from N contributions only (N x 4 bytes, chosen to stay in L2 or
+// L1) instead of from all V. Inside segment s, entry i holds the in-edges of vertex rows[i]
+// whose sources lie in [s*N, (s+1)*N): nbr[off[i]:off[i+1]], a slice of that vertex's sorted
+// in-list. Only vertices with such edges get an entry, so the layout is the graph's edges plus
+// at most min(E, V x segments) entries, never V x segments. Built on the host once per graph
+// and N, and cached on the device with the graph (devGraph.blocked).
+//
+// [1] Brahmakshatriya et al. Compiling graph applications for GPUs with GraphIt (UGF).
+// CGO 2021; thesis section 5.2.3, Algorithms 2 and 3.
+type blockedCSR struct {
+	size     int     // vertices per segment (the knob)
+	segs     int     // ceil(V / size)
+	entries  int64   // rows of the layout
+	segStart []int64 // host copy of scan: the first entry of each segment, segs+1 values
+	segEdges []int64 // the first edge of each segment, segs+1 values
+	rows     buffer  // u32 per entry: its vertex
+	off      buffer  // i64 per entry, +1: its first edge
+	nbr      buffer  // u32 per edge: the source
+	scan     buffer  // segStart on the device (fused sweeps read it)
+}
+
+func (b *blockedCSR) free() {
+	b.rows.free()
+	b.off.free()
+	b.nbr.free()
+	b.scan.free()
+}
+
+func (b *blockedCSR) bytes() int64 { return b.rows.bytes + b.off.bytes + b.nbr.bytes + b.scan.bytes }
+
+// blocked returns the graph's blocked in-edges for segments of size vertices, building and
+// uploading them on first use (one layout is cached per graph: a new size replaces it).
+func (r *run) blocked(size int) (*blockedCSR, error) {
+	if b := r.dg.blocked; b != nil && b.size == size {
+		return b, nil
+	}
+	if r.dg.blocked != nil {
+		r.dg.blocked.free()
+		r.dg.blocked = nil
+	}
+	in := r.g.Transpose() // the graph itself when undirected
+	rows, off, nbr, segStart, segEdges := buildBlocked(in, size, runtime.GOMAXPROCS(0))
+	need := int64(len(rows))*4 + int64(len(off))*8 + int64(len(nbr))*4 + int64(len(segStart))*8
+	if err := r.eng.ensureFree(need+r.estimate(), "the blocked layout (blocking) and this run"); err != nil {
+		return nil, err
+	}
+	b := &blockedCSR{size: size, segs: len(segStart) - 1, entries: int64(len(rows)), segStart: segStart, segEdges: segEdges}
+	var err error
+	for _, up := range []struct {
+		dst *buffer
+		f   func() (buffer, error)
+	}{
+		{&b.rows, func() (buffer, error) { return upload(rows) }},
+		{&b.off, func() (buffer, error) { return upload(off) }},
+		{&b.nbr, func() (buffer, error) { return upload(nbr) }},
+		{&b.scan, func() (buffer, error) { return upload(segStart) }},
+	} {
+		if *up.dst, err = up.f(); err != nil {
+			b.free()
+			return nil, err
+		}
+	}
+	r.dg.blocked = b
+	return b, nil
+}
+
+// buildBlocked cuts in's edges into segments of size source vertices (UGF Algorithm 2, with
+// entries per vertex instead of a COO list): workers own contiguous blocks of about equal
+// edges, count their entries and edges per segment, take their write positions from a prefix
+// sum in (segment, worker) order, and copy their slices. Each in-list is sorted, so a
+// vertex's edges of one segment are one contiguous slice, found in one pass over the list.
+func buildBlocked(in *graph.CSR, size, workers int) (rows []uint32, off []int64, nbr []uint32, segStart, segEdges []int64) {
+	n := in.NumVertices()
+	segs := (n + size - 1) / size
+	if n < 1<<14 {
+		workers = 1
+	}
+	workers = max(workers, 1)
+	// 1. Vertex blocks of about equal edges.
+	bounds := make([]int, workers+1)
+	m := in.Offsets[n]
+	for w := 1; w < workers; w++ {
+		target := m * int64(w) / int64(workers)
+		bounds[w] = sort.Search(n, func(v int) bool { return in.Offsets[v] >= target })
+	}
+	bounds[workers] = n
+	for w := 1; w <= workers; w++ {
+		bounds[w] = max(bounds[w], bounds[w-1])
+	}
+	// walk calls f(v, s, e0, e1) for each vertex of [lo, hi) and segment s it has edges from.
+	walk := func(lo, hi int, f func(v, s int, e0, e1 int64)) {
+		for v := lo; v < hi; v++ {
+			e, end := in.Offsets[v], in.Offsets[v+1]
+			for e < end {
+				s := int(in.Neighbors[e]) / size
+				lim := uint32(min((s+1)*size, n))
+				e1 := e + 1
+				for e1 < end && in.Neighbors[e1] < lim {
+					e1++
+				}
+				f(v, s, e, e1)
+				e = e1
+			}
+		}
+	}
+	// 2. Entries and edges per (worker, segment).
+	ent := make([][]int64, workers)
+	edg := make([][]int64, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		ent[w], edg[w] = make([]int64, segs), make([]int64, segs)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			ce, cd := ent[w], edg[w]
+			walk(bounds[w], bounds[w+1], func(_, s int, e0, e1 int64) {
+				ce[s]++
+				cd[s] += e1 - e0
+			})
+		}(w)
+	}
+	wg.Wait()
+	// 3. Write positions, segment-major.
+	segStart, segEdges = make([]int64, segs+1), make([]int64, segs+1)
+	var pe, pd int64
+	for s := 0; s < segs; s++ {
+		segStart[s], segEdges[s] = pe, pd
+		for w := 0; w < workers; w++ {
+			ce, cd := ent[w][s], edg[w][s]
+			ent[w][s], edg[w][s] = pe, pd
+			pe += ce
+			pd += cd
+		}
+	}
+	segStart[segs], segEdges[segs] = pe, pd
+	rows, off, nbr = make([]uint32, pe), make([]int64, pe+1), make([]uint32, pd)
+	off[pe] = pd
+	// 4. Scatter.
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			pe, pd := ent[w], edg[w]
+			walk(bounds[w], bounds[w+1], func(v, s int, e0, e1 int64) {
+				i, j := pe[s], pd[s]
+				rows[i], off[i] = uint32(v), j
+				copy(nbr[j:], in.Neighbors[e0:e1])
+				pe[s], pd[s] = i+1, j+(e1-e0)
+			})
+		}(w)
+	}
+	wg.Wait()
+	return rows, off, nbr, segStart, segEdges
+}

@@ -1,0 +1,193 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"github.com/gworkbench/gworkbench/engine"
+)
+
+// Fused all-vertex loops (fuse=on for PageRank and CC): the whole loop of sweeps in one
+// cooperative launch with grid-wide barriers, and the convergence test on the device, so that
+// no sweep waits for a counter read-back or a launch (IrGL's iteration outlining, UGF's kernel
+// fusion). As for the fused traversals (fused.go), each sweep writes its counters and a
+// globaltimer stamp into a device buffer, which the host turns into the same iteration records
+// when the launch returns; a launch runs at most fuseChunk sweeps, so cancellation is seen
+// between chunks.
+
+// coopSweeps launches kernel name cooperatively over a with a fresh trace buffer of iters
+// sweeps, and returns the trace (iters+1 rows of nCounters words: row iters holds the start
+// stamp in cStop), the launch's event time and its grid.
+func (r *run) coopSweeps(name string, a *kargs, iters int) ([]uint64, time.Duration, int, error) {
+	fn, grid, err := r.coopGrid(name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	trace, err := r.buf("trace", (fuseChunk+1)*nCounters*8, false)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := memset8(trace, 0, trace.bytes); err != nil {
+		return nil, 0, 0, err
+	}
+	a.trace, a.iters = trace.addr(), int64(iters)
+	ev0, err := r.dev.event(r.nev)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	ev1, err := r.dev.event(r.nev + 1)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if err := ev0.Record(cu.Stream{}); err != nil {
+		return nil, 0, 0, check("cuEventRecord", err)
+	}
+	if err := launch(fn, grid, block, unsafe.Pointer(a), true); err != nil {
+		return nil, 0, 0, fmt.Errorf("%w (kernel %s, cooperative grid %d x %d)", err, name, grid, block)
+	}
+	if err := ev1.Record(cu.Stream{}); err != nil {
+		return nil, 0, 0, check("cuEventRecord", err)
+	}
+	h := make([]uint64, (iters+1)*nCounters)
+	if err := check("cuMemcpyDtoH (fused trace)", cu.MemcpyDtoH(unsafe.Pointer(&h[0]), trace.ptr, int64(len(h))*8)); err != nil {
+		return nil, 0, 0, err
+	}
+	ms, err := ev0.Elapsed(ev1)
+	if err != nil {
+		return nil, 0, 0, check("cuEventElapsedTime", err)
+	}
+	r.nev, r.pending = 0, r.pending[:0]
+	return h, time.Duration(float64(ms) * 1e6), grid, nil
+}
+
+// fusedRecords emits one iteration record per sweep the launch completed (a non-zero cTime
+// stamp), built by rec from the sweep's counters, and returns how many there were.
+func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.Duration, rec func(ctr []uint64) engine.Record) int {
+	prev := h[iters*nCounters+cStop]
+	done := 0
+	for k := 0; k < iters; k++ {
+		ctr := h[k*nCounters : (k+1)*nCounters]
+		if ctr[cTime] == 0 {
+			break
+		}
+		x := rec(ctr)
+		x.Kind, x.Iter, x.Time = engine.IterationRecord, r.iter, time.Duration(ctr[cTime]-prev)
+		if k == 0 {
+			x.Kernels = []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: t}}
+			if x.Note != "" {
+				x.Note = "; " + x.Note
+			}
+			x.Note = "fused: one cooperative launch" + x.Note
+		}
+		prev = ctr[cTime]
+		r.iter++
+		r.res.Trace.Records = append(r.res.Trace.Records, x)
+		r.req.Emit(x)
+		done++
+	}
+	return done
+}
+
+// prFused runs the topology-driven pull sweeps of PageRank in cooperative launches of
+// pr_fused_<lb> (kernels/pr.cu): Jacobi over the ping-pong buffers bufs, Gauss-Seidel in
+// place, or, with blk, the blocked segments one after another with a barrier between them.
+func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, rank2 buffer) error {
+	p := r.req.Params
+	name := "pr_fused_" + lbSuffix[r.s.LB]
+	a.off, a.nbr, a.n, a.m, a.inKind, a.eps = csr.off.addr(), csr.nbr.addr(), int64(csr.n), csr.m, kAll, p.Tolerance
+	pingpong := blk == nil && r.s.Sync == engine.SyncDB
+	if blk != nil {
+		a.off, a.nbr, a.inQ, a.inScan, a.bound = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.scan.addr(), int64(blk.segs)
+	} else if pingpong {
+		a.rank, a.contrib, a.rankOut, a.contribOut = bufs[0][0], bufs[0][1], bufs[1][0], bufs[1][1]
+	}
+	done := 0
+	for done < p.MaxIter {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		iters := min(fuseChunk, p.MaxIter-done)
+		a.iter = int64(done)
+		h, t, grid, err := r.coopSweeps(name, &a, iters)
+		if err != nil {
+			return err
+		}
+		last := math.Inf(1)
+		k := r.fusedRecords(h, iters, name, grid, t, func(ctr []uint64) engine.Record {
+			last = math.Float64frombits(ctr[cErr])
+			return engine.Record{Direction: engine.Pull, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+				OutVertices: int64(r.n), EdgesScanned: r.m, Note: fmt.Sprintf("L1 change %.3g", last)}
+		})
+		done += k
+		if k < iters || last < p.Tolerance || math.IsNaN(last) {
+			break
+		}
+	}
+	if pingpong && done%2 == 1 {
+		r.prRank = rank2
+	}
+	return nil
+}
+
+// ccSVFused runs Shiloach-Vishkin's hook and jump rounds in cooperative launches of
+// cc_sv_fused_<lb> (kernels/cc.cu) until a round hooks nothing.
+func ccSVFused(r *run, val buffer) error {
+	name := "cc_sv_fused_" + lbSuffix[r.s.LB]
+	a := r.args(&r.dg.out)
+	a.val, a.valIn, a.inKind, a.memKind, a.outKind = val.addr(), val.addr(), kAll, kAll, kAll
+	sp, err := r.buf("spill", int64(r.n), false)
+	if err != nil {
+		return err
+	}
+	a.spill, a.outLen, a.rpb = sp.addr(), r.lenAddr(lenTmp), block
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		h, t, grid, err := r.coopSweeps(name, &a, fuseChunk)
+		if err != nil {
+			return err
+		}
+		hooked := true
+		k := r.fusedRecords(h, fuseChunk, name, grid, t, func(ctr []uint64) engine.Record {
+			hooked = ctr[cChanged] != 0
+			return engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+				EdgesScanned: int64(ctr[cEdges]), Note: "hook + pointer jumping"}
+		})
+		if k < fuseChunk || !hooked {
+			return nil
+		}
+	}
+}
+
+// resolveSweepFuse decides fuse for CC and PageRank and checks fuse=on: the fused sweeps run
+// CC by Shiloach-Vishkin (method=sv; auto resolves to it) and topology-driven pull PageRank,
+// both with lb=thread|warp|cta|twc. fuse=auto leaves them unfused.
+func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm) error {
+	if s.Fuse != engine.FuseOn {
+		s.Fuse = engine.FuseOff
+		return nil
+	}
+	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
+	switch alg {
+	case engine.CC:
+		labelKnobs := s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto ||
+			s.Dedup != engine.DedupAuto || s.PushAgg != engine.AggAuto || s.Sync != engine.SyncAuto
+		if (s.Method != engine.MethodAuto && s.Method != engine.SV) || labelKnobs || !lbOK {
+			return unsupported("fuse=on runs cc as Shiloach-Vishkin rounds (method=sv) with lb=thread|warp|cta|twc (not %s)", s.Relevant(alg, "gpu"))
+		}
+		s.Method = engine.SV
+	case engine.PR:
+		if s.Driven == engine.Data || s.Direction == engine.Push || !lbOK {
+			return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc (not %s)", s.Relevant(alg, "gpu"))
+		}
+		s.Driven, s.Direction = engine.Topology, engine.Pull
+	}
+	return nil
+}
