@@ -19,7 +19,7 @@ import (
 // TestBenchPRCC measures PageRank's EdgeBlocking (blocking=N) and fused sweeps (fuse=on), and
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road narrows the graphs, GW_PRBENCH_N
-// lists the segment sizes, GW_BENCH_REPS the runs). For each schedule it prints the median
+// lists more segment sizes, GW_BENCH_REPS the runs). For each schedule it prints the median
 // run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
 // trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
 // their device clock). Every result is checked: against engine/ref on the scale-20 graphs and
@@ -32,7 +32,7 @@ func TestBenchPRCC(t *testing.T) {
 	ref, _ := engine.Open("ref")
 	reps := 5
 	fmt.Sscan(os.Getenv("GW_BENCH_REPS"), &reps)
-	sizes := []string{"2097152", "1048576", "524288", "262144", "131072", "65536", "32768"}
+	var sizes []string // more segment sizes to try, beside V/8, V/16 and V/32
 	if v := os.Getenv("GW_PRBENCH_N"); v != "" {
 		sizes = strings.Split(v, ",")
 	}
@@ -60,14 +60,26 @@ func TestBenchPRCC(t *testing.T) {
 		fmt.Printf("# %s: %d vertices, %d arcs (built in %v)\n", name, g.NumVertices(), g.NumArcs(), time.Since(t0).Round(time.Millisecond))
 		useRef := name != "kron22"
 		var base []float64 // kron22: the unblocked Jacobi ranks
-		prScheds := []string{"", "sync=sync lb=twc", "sync=async lb=warp", "fuse=on", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
-		for _, n := range sizes {
-			prScheds = append(prScheds, "blocking="+n+" lb=twc", "blocking="+n+" lb=thread", "blocking="+n+" lb=twc onelaunch", "fuse=on blocking="+n+" lb=twc")
+		prScheds := []string{"", "sync=sync lb=twc", "sync=sync lb=warp", "sync=async lb=warp", "sync=async lb=twc", "sync=sync lb=warp cap=16",
+			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
+		for _, c := range []string{"4", "8", "16", "32"} {
+			prScheds = append(prScheds, "sync=sync lb=twc cap="+c, "sync=async lb=warp cap="+c)
+		}
+		v := g.NumVertices()
+		for _, d := range []int{8, 16, 32} {
+			n := fmt.Sprint((v + d - 1) / d)
+			prScheds = append(prScheds, "blocking="+n+" lb=twc", "blocking="+n+" lb=twc cap=16", "blocking="+n+" lb=warp")
+		}
+		prScheds = append(prScheds, fmt.Sprintf("fuse=on blocking=%d lb=twc", (v+15)/16))
+		if sizes != nil {
+			for _, n := range sizes {
+				prScheds = append(prScheds, "blocking="+n+" lb=twc")
+			}
 		}
 		for _, a := range []engine.Algorithm{engine.PR, engine.CC} {
 			scheds := prScheds
 			if a == engine.CC {
-				scheds = []string{"", "method=sv", "method=sv lb=thread", "fuse=on", "fuse=on lb=thread", "fuse=on lb=warp"}
+				scheds = []string{"", "method=sv", "fuse=on"}
 			}
 			var want *engine.Result
 			if useRef {
@@ -76,16 +88,26 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.BlockedOneLaunch = strings.Contains(ss, "onelaunch")
-				sch, err := parseSched(strings.TrimSpace(strings.Replace(ss, "onelaunch", "", 1)))
+				gpu.PRBlocksPerSM = 0
+				spec := ss
+				if i := strings.Index(spec, "cap="); i >= 0 {
+					fmt.Sscan(spec[i+4:], &gpu.PRBlocksPerSM)
+					spec = spec[:i]
+				}
+				sch, err := parseSched(strings.TrimSpace(spec))
 				if err != nil {
 					t.Fatal(err)
 				}
 				req := engine.Request{Graph: g, GraphName: name, Algorithm: a, Params: engine.DefaultParams(), Schedule: sch}
 				var ds, sweeps []time.Duration
 				var res *engine.Result
+				var first time.Duration
 				for i := 0; i < reps+1 && err == nil; i++ {
-					if res, err = e.Run(context.Background(), req); err == nil && i > 0 {
+					t0 := time.Now()
+					if res, err = e.Run(context.Background(), req); err == nil && i == 0 {
+						first = time.Since(t0)
+					}
+					if err == nil && i > 0 {
 						ds = append(ds, res.Summary.Time)
 						sweeps = append(sweeps, sweepTimes(res)...)
 					}
@@ -120,11 +142,11 @@ func TestBenchPRCC(t *testing.T) {
 				}
 				d := median(ds)
 				it := max(res.Summary.Iterations, 1)
-				fmt.Printf("%-7s %-4s %-40s %8.3f ms %4d it %7.3f ms/it  sweep(kernels) %7.3f ms  [%s] %s\n", name, a, label, float64(d)/1e6, it,
-					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, res.Schedule.Relevant(a, "gpu"), note)
+				fmt.Printf("%-7s %-4s %-40s %8.3f ms %4d it %7.3f ms/it  sweep(kernels) %7.3f ms  first run %v  [%s] %s\n", name, a, label, float64(d)/1e6, it,
+					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, first.Round(time.Millisecond), res.Schedule.Relevant(a, "gpu"), note)
 			}
 		}
-		gpu.BlockedOneLaunch = false
+		gpu.PRBlocksPerSM = 0
 	}
 }
 

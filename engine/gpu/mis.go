@@ -61,7 +61,9 @@ func mis(r *run) error {
 	if s.Sync == engine.SyncAuto {
 		s.Sync = engine.SyncDB
 	}
-	if s.Driven == engine.Data {
+	if s.Driven == engine.Data && s.Direction == engine.Push {
+		// the compaction appends each undecided vertex once; a pull round pushes nothing, so
+		// dedup stays not applicable there (Validate refuses dedup=atomic with pull)
 		s.Dedup = engine.DedupAtomic
 	}
 	r.setSchedule(s)

@@ -168,7 +168,7 @@ func prTopo(r *run, a kargs) error {
 				r.prRank = buffer{ptr: cu.DevicePtr(bufs[0][0]), bytes: int64(r.n) * 4}
 			}
 		}
-		grid := lbGrid(s.LB, int64(r.n), csr.m)
+		grid := prGrid(r, s.LB, int64(r.n), csr.m)
 		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP || blk != nil
 		if s.LB == engine.LBNP {
 			sa.rpb = int64(s.NP)
@@ -186,11 +186,11 @@ func prTopo(r *run, a kargs) error {
 		}
 		switch {
 		case accumulate:
-			if err := r.launch("pr_apply", blocks(int64(r.n), block), &sa); err != nil {
+			if err := r.launch("pr_apply", prGrid(r, engine.LBThread, int64(r.n), 0), &sa); err != nil {
 				return err
 			}
 		case s.Sync == engine.SyncDB && !pingpong:
-			if err := r.launch("pr_swap", blocks(int64(r.n), block), &sa); err != nil {
+			if err := r.launch("pr_swap", prGrid(r, engine.LBThread, int64(r.n), 0), &sa); err != nil {
 				return err
 			}
 		}
@@ -213,37 +213,31 @@ func prTopo(r *run, a kargs) error {
 	return nil
 }
 
-// BlockedOneLaunch makes every blocked sweep one launch over all segments, adding partial sums
-// atomically, instead of one launch per segment adding them plainly (the benchmark compares
-// the two).
-var BlockedOneLaunch = false
-
-// maxSegLaunches is the most segments a blocked sweep launches one by one; past it the sweep
-// is one launch whose blocks walk the segments in order (nearly: blocks run in about launch
-// order), adding partial sums atomically, as a launch costs a few microseconds.
-const maxSegLaunches = 64
-
-// prBlockedSweep sums the blocked layout's segments into rank_next: one launch per segment,
-// in order, so that the segment's contributions are what the whole GPU reads at a time.
+// prBlockedSweep sums every segment of the blocked layout into rank_next in one launch: its
+// blocks take the entries in order, segment after segment (blocks start in about launch
+// order), so the sources being gathered at any time are those of one or two segments; two
+// segments in flight can share a vertex, so the partial sums are added atomically. One launch
+// per segment with plain adds lost everywhere on an H200 (launch gaps and a tail per segment:
+// kron scale 22, 16 segments, 1.44 against 0.96 ms a sweep), and so did UGF's form with a
+// grid-wide barrier between segments (fuse=on blocking, 1.81 ms).
 func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
-	lb := lbSuffix[r.s.LB]
-	a.nbr = blk.nbr.addr()
-	if BlockedOneLaunch || blk.segs > maxSegLaunches {
-		a.off, a.inQ, a.n, a.m, a.update = blk.off.addr(), blk.rows.addr(), blk.entries, blk.segEdges[blk.segs], 1
-		return r.launch("pr_bpull_"+lb, lbGrid(r.s.LB, a.n, a.m), &a)
+	a.off, a.nbr, a.inQ, a.n, a.m, a.update = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.entries, blk.segEdges[blk.segs], 1
+	return r.launch("pr_bpull_"+lbSuffix[r.s.LB], prGrid(r, r.s.LB, a.n, a.m), &a)
+}
+
+// PRBlocksPerSM caps the grid of a pull sweep at this many blocks per multiprocessor (0: one
+// row per thread, warp or block, as lbGrid sizes it). Every block of a sweep adds its share
+// of the L1 change to one counter with one atomic, and a warp-per-vertex sweep of a million
+// vertices launches 131,072 blocks; the kernels loop grid-stride, so any grid is correct.
+var PRBlocksPerSM = 0
+
+// prGrid is lbGrid capped by PRBlocksPerSM.
+func prGrid(r *run, lb engine.LoadBalance, rows, edges int64) int {
+	g := lbGrid(lb, rows, edges)
+	if PRBlocksPerSM > 0 {
+		g = min(g, PRBlocksPerSM*r.dev.sms)
 	}
-	for g := 0; g < blk.segs; g++ {
-		lo, hi := blk.segStart[g], blk.segStart[g+1]
-		if hi == lo {
-			continue
-		}
-		sa := a
-		sa.off, sa.inQ, sa.n, sa.m, sa.update = blk.off.addr()+uint64(lo)*8, blk.rows.addr()+uint64(lo)*4, hi-lo, blk.segEdges[g+1]-blk.segEdges[g], 0
-		if err := r.launch("pr_bpull_"+lb, lbGrid(r.s.LB, sa.n, sa.m), &sa); err != nil {
-			return err
-		}
-	}
-	return nil
+	return g
 }
 
 func lbGrid(lb engine.LoadBalance, rows, edges int64) int {

@@ -35,7 +35,7 @@ func (r *run) resolve() error {
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
 	if alg == engine.CC || alg == engine.PR {
-		if err := resolveSweepFuse(&s, alg); err != nil {
+		if err := resolveSweepFuse(&s, alg, p.AvgDegree); err != nil {
 			return err
 		}
 	} else if err := resolveFuse(&s, alg, p.Diameter, evenSSSP); err != nil {
@@ -114,6 +114,10 @@ func (r *run) resolve() error {
 			} else {
 				s.Direction = engine.Pull
 			}
+		}
+		if s.Blocking == 0 && s.Fuse == engine.FuseOff && s.Driven == engine.Topology && s.Direction == engine.Pull &&
+			s.Sync != engine.Async && (s.LB == engine.LBTWC || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBThread) {
+			s.Blocking = autoBlocking(r.n, p.AvgDegree, p.MaxDegree)
 		}
 		if s.Sync == engine.SyncAuto {
 			switch {
