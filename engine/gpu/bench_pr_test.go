@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/engine/gpu"
 	"github.com/gworkbench/gworkbench/graph"
 )
 
 // TestBenchPRCC measures PageRank's EdgeBlocking (blocking=N) and fused sweeps (fuse=on), and
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
-// GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road narrows the graphs, GW_PRBENCH_N
+// GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_BENCH_REPS the runs). For each schedule it prints the median
 // run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
 // trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
@@ -41,12 +42,20 @@ func TestBenchPRCC(t *testing.T) {
 		"kron":   genFn("kron", map[string]string{"scale": "20", "degree": "16"}),
 		"urand":  genFn("urand", map[string]string{"scale": "20", "degree": "16"}),
 		"road":   genFn("road", map[string]string{"vertices": "1500000"}),
+		"ny": func() (*graph.CSR, error) {
+			p := enginetest.FindGraph("NY.gr")
+			if p == "" {
+				return nil, fmt.Errorf("NY.gr not found")
+			}
+			return enginetest.LoadGraph(p)
+		},
 	}
-	names := []string{"kron22", "kron", "urand", "road"}
+	names := []string{"kron22", "kron", "urand", "road", "ny"}
 	if v := os.Getenv("GW_PRBENCH_GRAPHS"); v != "" {
 		names = strings.Split(v, ",")
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
+	defCap := gpu.PRBlocksPerSM
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -60,17 +69,11 @@ func TestBenchPRCC(t *testing.T) {
 		fmt.Printf("# %s: %d vertices, %d arcs (built in %v)\n", name, g.NumVertices(), g.NumArcs(), time.Since(t0).Round(time.Millisecond))
 		useRef := name != "kron22"
 		var base []float64 // kron22: the unblocked Jacobi ranks
-		prScheds := []string{"", "sync=sync lb=twc", "sync=sync lb=warp", "sync=async lb=warp", "sync=async lb=twc", "sync=sync lb=warp cap=16",
-			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
-		for _, c := range []string{"4", "8", "16", "32"} {
-			prScheds = append(prScheds, "sync=sync lb=twc cap="+c, "sync=async lb=warp cap="+c)
-		}
 		v := g.NumVertices()
-		for _, d := range []int{8, 16, 32} {
-			n := fmt.Sprint((v + d - 1) / d)
-			prScheds = append(prScheds, "blocking="+n+" lb=twc", "blocking="+n+" lb=twc cap=16", "blocking="+n+" lb=warp")
-		}
-		prScheds = append(prScheds, fmt.Sprintf("fuse=on blocking=%d lb=twc", (v+15)/16))
+		prScheds := []string{"", "sync=sync lb=twc", fmt.Sprintf("blocking=%d lb=twc", (v+15)/16), fmt.Sprintf("blocking=%d lb=twc", (v+7)/8),
+			fmt.Sprintf("blocking=%d lb=twc", (v+31)/32), fmt.Sprintf("fuse=on blocking=%d lb=twc", (v+15)/16),
+			"sync=async lb=warp", "sync=async lb=warp cap=0", "sync=sync lb=warp", "sync=sync lb=warp cap=0", "sync=async lb=twc fuse=off",
+			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
 		if sizes != nil {
 			for _, n := range sizes {
 				prScheds = append(prScheds, "blocking="+n+" lb=twc")
@@ -88,7 +91,7 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM = 0
+				gpu.PRBlocksPerSM = defCap
 				spec := ss
 				if i := strings.Index(spec, "cap="); i >= 0 {
 					fmt.Sscan(spec[i+4:], &gpu.PRBlocksPerSM)
@@ -146,7 +149,7 @@ func TestBenchPRCC(t *testing.T) {
 					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, first.Round(time.Millisecond), res.Schedule.Relevant(a, "gpu"), note)
 			}
 		}
-		gpu.PRBlocksPerSM = 0
+		gpu.PRBlocksPerSM = defCap
 	}
 }
 

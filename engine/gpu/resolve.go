@@ -115,8 +115,11 @@ func (r *run) resolve() error {
 				s.Direction = engine.Pull
 			}
 		}
+		req := r.req.Schedule
 		if s.Blocking == 0 && s.Fuse == engine.FuseOff && s.Driven == engine.Topology && s.Direction == engine.Pull &&
-			s.Sync != engine.Async && (s.LB == engine.LBTWC || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBThread) {
+			req.LB == engine.LBAuto && req.Sync == engine.SyncAuto {
+			// blocking=auto when the sweep's other knobs are auto too (so that blocking=off,
+			// which reads as 0 like auto, stays reachable: lb=twc sync=sync is unblocked)
 			s.Blocking = autoBlocking(r.n, p.AvgDegree, p.MaxDegree)
 		}
 		if s.Sync == engine.SyncAuto {
@@ -124,6 +127,10 @@ func (r *run) resolve() error {
 			case s.Blocking > 0:
 				s.Sync = engine.SyncDB // blocked sweeps accumulate partial sums: Jacobi
 			case s.Driven == engine.Data:
+				s.Sync = engine.Async
+			case s.Fuse == engine.FuseOn && p.AvgDegree < 5 && s.LB == engine.LBTWC:
+				// fused sweeps on sparse graphs: Gauss-Seidel converges in fewer sweeps of the
+				// same cost (road 1.5M, H200: 23 sweeps, 0.91 ms, against Jacobi's 33, 1.45 ms)
 				s.Sync = engine.Async
 			case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
 				(r.req.Schedule.LB == engine.LBAuto || r.req.Schedule.LB == engine.LBWarp):
