@@ -197,7 +197,13 @@ func (r *run) step(sp *stepSpec) error {
 	/// 3. Launch, with a grid that follows the work.
 	var grid int
 	switch lb {
-	case engine.LBThread, engine.LBETWC:
+	case engine.LBThread:
+		grid = blocks(rows, block)
+	case engine.LBETWC:
+		// on rich frontiers a warp takes the rest of every row of 8 or more edges, as for twc
+		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
+			a.twcWarp = twcRichWarp
+		}
 		grid = blocks(rows, block)
 	case engine.LBNP:
 		a.rpb = int64(r.s.NP)

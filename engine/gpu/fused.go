@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"fmt"
-	"math"
 	"time"
 	"unsafe"
 
@@ -293,11 +292,11 @@ func itoa(v int64) string {
 	return string(b[i:])
 }
 
-// Layout of the fused direction-optimizing BFS's "doio" buffer, in u64 words: the control row
+// Layout of the fused direction-optimizing BFS's "doio" buffer, in u64 words: the state row
 // (kernels/bfs.cu Do*), the per-level queue lengths (fuseChunk+2 u32), then one counter row
 // per level.
 const (
-	doInOff, doInNbr, doAlpha, doBeta, doDir, doToCheck, doAwake, doScout, doInit, doSrc, doBits, doDone, doStart = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+	doDir, doToCheck, doAwake, doScout, doDone, doStart = 4, 5, 6, 7, 11, 12
 
 	doLensWords = (fuseChunk + 2 + 1) / 2
 	doRows      = nCounters + doLensWords // first word of the level rows
@@ -308,11 +307,12 @@ const (
 // bfsFusedDO runs direction-optimizing BFS in cooperative launches of bfs_do_<lb>
 // (kernels/bfs.cu bfs_do_loop): the device takes Beamer's push/pull decision before every level
 // from the counters of the one before, so a level costs a grid barrier instead of a launch, a
-// counter read-back and a host decision (~25 us each on an H200). The host writes the control
-// row and the first queue length in one copy, reads back the control row, lengths and level
-// counters in one copy (two past 32 levels), and replays Beamer's rule on the counters to
-// trace each switch with the quantities compared. Overflow (update=rw duplicates) and runs
-// longer than fuseChunk levels relaunch with the state the kernel left in the control row.
+// counter read-back and a host decision (~25 us each on an H200). Everything the kernel starts
+// from travels in the launch's arguments (no copy precedes it: a host-to-device copy cost
+// ~11 us); the host reads back the state row, lengths and level counters in one copy (two past
+// 32 levels), and replays Beamer's rule on the counters to trace each switch with the
+// quantities compared. Overflow (update=rw duplicates) and runs longer than fuseChunk levels
+// relaunch with the state the kernel left in the state row.
 func (r *run) bfsFusedDO(src uint32) error {
 	s := r.s
 	n := int64(r.n)
@@ -364,11 +364,10 @@ func (r *run) bfsFusedDO(src uint32) error {
 			return err
 		}
 	}
-	hio := make([]uint64, doHead, doWords)
-	ctl := make([]uint64, nCounters+1)
-	ctl[doInOff], ctl[doInNbr], ctl[doBits], ctl[doSrc] = in.off.addr(), in.nbr.addr(), bits.addr(), uint64(src)
-	ctl[doAlpha], ctl[doBeta] = math.Float64bits(s.Alpha), math.Float64bits(s.Beta)
-	ctl[doInit], ctl[doToCheck], ctl[doScout] = 1, uint64(r.m), uint64(r.g.Degree(src))
+	hio := make([]uint64, doHead) // grown to doWords past 32 levels (Go zeroes what it allocates)
+	// Beamer's state: the kernel starts from it and leaves it in the state row
+	st := [nCounters]uint64{doToCheck: uint64(r.m), doScout: uint64(r.g.Degree(src))}
+	init := int64(1)
 	cur.count = 1
 	dir := engine.Push
 	lens := func(k int) int64 { return int64(uint32(hio[nCounters+k/2] >> (32 * (k % 2)))) }
@@ -377,12 +376,6 @@ func (r *run) bfsFusedDO(src uint32) error {
 		if err := r.ctx.Err(); err != nil {
 			return err
 		}
-		ctl[nCounters] = uint64(cur.count) // lens[0]; lens[1] = 0
-		tc := time.Now()
-		if err := r.poke(io, 0, ctl); err != nil {
-			return err
-		}
-		tp := time.Now()
 		qa, _ := r.storage(cur)
 		qb, _ := r.storage(next)
 		a := r.args(&r.dg.out)
@@ -407,43 +400,30 @@ func (r *run) bfsFusedDO(src uint32) error {
 		}
 		a.iters, a.iter, a.bound = fuseChunk, int64(r.iter), 1<<62
 		a.lens, a.trace = io.addr()+nCounters*8, io.addr()+doRows*8
-		ev0, err := r.dev.event(r.nev)
-		if err != nil {
-			return err
-		}
-		ev1, err := r.dev.event(r.nev + 1)
-		if err != nil {
-			return err
-		}
-		if err := ev0.Record(cu.Stream{}); err != nil {
-			return check("cuEventRecord", err)
-		}
+		a.inOff, a.inNbr, a.doBits, a.alpha, a.beta = in.off.addr(), in.nbr.addr(), bits.addr(), s.Alpha, s.Beta
+		a.doDir, a.doCheck, a.doAwake, a.doScout = int64(st[doDir]), int64(st[doToCheck]), int64(st[doAwake]), int64(st[doScout])
+		a.doCount, a.doInit, a.doSrc = cur.count, init, int64(src)
 		tl := time.Now()
 		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
 			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
 		}
 		tr := time.Now()
-		if err := ev1.Record(cu.Stream{}); err != nil {
-			return check("cuEventRecord", err)
-		}
 		if err := check("cuMemcpyDtoH (fused levels)", cu.MemcpyDtoH(unsafe.Pointer(&hio[0]), io.ptr, doHead*8)); err != nil {
 			return err
 		}
 		done := int(hio[doDone])
 		if done > 32 {
-			hio = hio[:doWords]
+			if len(hio) < doWords {
+				hio = append(hio, make([]uint64, doWords-len(hio))...)
+			}
 			rest := (done - 32) * nCounters * 8
 			if err := check("cuMemcpyDtoH (fused levels)", cu.MemcpyDtoH(unsafe.Pointer(&hio[doHead]), io.ptr+cu.DevicePtr(doHead*8), int64(rest))); err != nil {
 				return err
 			}
 		}
-		ms, err := ev0.Elapsed(ev1)
-		if err != nil {
-			return check("cuEventElapsedTime", err)
-		}
 		r.nev, r.pending = 0, r.pending[:0]
 		// 1. One record per level, after the switch that preceded it.
-		scout, toCheck := ctl[doScout], ctl[doToCheck]
+		scout, toCheck := st[doScout], st[doToCheck]
 		prev := hio[doStart]
 		for k := 0; k < done; k++ {
 			cnt := lens(k)
@@ -469,8 +449,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 				// every level is a phase of the one launch; a level under the timer's tick shows as 1 ns
 				Kernels: []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: max(lt, 1)}}}
 			if k == 0 {
-				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch, %.3f ms by events; host %.0f us to the launch (%.0f us copying the control row in), %.0f us in it, %.0f us to the read-back",
-					ms, micros(tl.Sub(t0)), micros(tp.Sub(tc)), micros(tr.Sub(tl)), micros(time.Since(tr)))
+				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch of %d levels, %.0f us on the device clock; host %.0f us to the launch, %.0f us in it, %.0f us to the read-back",
+					done, micros(time.Duration(row(done-1, cTime)-hio[doStart])), micros(tl.Sub(t0)), micros(tr.Sub(tl)), micros(time.Since(tr)))
 			}
 			if dir == engine.Push && cnt <= 64 && scout >= 1<<14 {
 				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")
@@ -483,13 +463,13 @@ func (r *run) bfsFusedDO(src uint32) error {
 			r.req.Emit(rec)
 		}
 		// 2. The kernel's state for a relaunch, and where the next input is.
-		copy(ctl[doDir:doScout+1], hio[doDir:doScout+1])
-		ctl[doInit] = 0
+		copy(st[doDir:doScout+1], hio[doDir:doScout+1])
+		init = 0
 		over := done > 0 && row(done-1, cOverflow) != 0
 		if done%2 == 1 {
 			cur, next = next, cur
 		}
-		cur.count, cur.edges = lens(done), int64(ctl[doScout])
+		cur.count, cur.edges = lens(done), int64(st[doScout])
 		if over {
 			// the queue holding level `done`'s input overflowed: grow it and fold the spill in
 			if err := r.setLen(cur.slot, uint32(cur.count)); err != nil {

@@ -68,10 +68,17 @@ type kargs struct {
 	rpb                 int64
 	rankOut, contribOut uint64
 	twcWarp             int64
+	inOff, inNbr        uint64
+	alpha, beta         float64
+	doBits              uint64
+	doDir, doCheck      int64
+	doAwake, doScout    int64
+	doCount, doInit     int64
+	doSrc               int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 440
+const kargsSize = 536
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
@@ -556,8 +563,6 @@ func (r *run) poke(b buffer, off int64, data any) error {
 		p, n = unsafe.Pointer(&d[0]), int64(len(d))*4
 	case []byte:
 		p, n = unsafe.Pointer(&d[0]), int64(len(d))
-	case []uint64:
-		p, n = unsafe.Pointer(&d[0]), int64(len(d))*8
 	default:
 		return fmt.Errorf("gpu: poke: unsupported %T", data)
 	}

@@ -75,24 +75,15 @@ struct TwcLimits<BfsDoPull> {
     static constexpr int warp = 256, cta = 4096;
 };
 
-// The control row of a fused direction-optimizing launch: NCounters words just before lens,
-// written by the host before the launch (inputs) and by the kernel at its end (state for the
-// next launch). Beamer's state: the direction of the last level (0 push, 1 pull), the
-// unexplored edges, the last frontier's vertices and the edges of the next input.
+// The state row of a fused direction-optimizing launch: NCounters words just before lens,
+// written by the kernel: Beamer's state at its end (for the next launch) and its timing.
 enum {
-    DoInOff = 0,    // in-CSR offsets (pull levels)
-    DoInNbr = 1,    // in-CSR neighbours
-    DoAlpha = 2,    // double bits
-    DoBeta = 3,     // double bits
-    DoDir = 4,      // in/out
-    DoToCheck = 5,  // in/out
-    DoAwake = 6,    // in/out
-    DoScout = 7,    // in/out
-    DoInit = 8,     // 1: first launch; the kernel sets every depth and queues the source
-    DoSrc = 9,
-    DoBits = 10,    // three bitmaps of ceil(n/32) words (pull membership, rotating)
-    DoDone = 11,    // out: levels completed
-    DoStart = 12,   // out: globaltimer at the start
+    DoDir = 4,      // the direction of the last level (0 push, 1 pull)
+    DoToCheck = 5,  // unexplored edges
+    DoAwake = 6,    // the last frontier's vertices
+    DoScout = 7,    // edges of the next input frontier
+    DoDone = 11,    // levels completed
+    DoStart = 12,   // globaltimer at the start
 };
 
 // bfs_do_loop is the whole direction-optimizing BFS in one cooperative launch: level k reads
@@ -116,34 +107,31 @@ __device__ void bfs_do_loop(const Args& a0) {
     __shared__ Shared sh;
     cg::grid_group grid = cg::this_grid();
     u64* ctl = (u64*)a0.lens - NCounters;
-    const i64* in_off = (const i64*)ctl[DoInOff];
-    const u32* in_nbr = (const u32*)ctl[DoInNbr];
-    double alpha = __longlong_as_double((i64)ctl[DoAlpha]);
-    double beta = __longlong_as_double((i64)ctl[DoBeta]);
-    int dir = (int)ctl[DoDir];
-    i64 to_check = (i64)ctl[DoToCheck];
-    i64 awake = (i64)ctl[DoAwake];
-    i64 scout = (i64)ctl[DoScout];
-    u32* bits = (u32*)ctl[DoBits];
+    const i64* in_off = a0.in_off;
+    const u32* in_nbr = a0.in_nbr;
+    double alpha = a0.alpha, beta = a0.beta;
+    int dir = (int)a0.do_dir;
+    i64 to_check = a0.do_check;
+    i64 awake = a0.do_awake;
+    i64 scout = a0.do_scout;
+    u32* bits = a0.do_bits;
     i64 words = (a0.n + 31) >> 5;
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
-    /// 1. Prologue: depths, the spill boolmap and the source on the first launch; row 0 and
-    /// lens[1] cleared.
-    if (ctl[DoInit]) {
-        u32 src = (u32)ctl[DoSrc];
+    /// 1. Prologue: depths, the spill boolmap and the source on the first launch; the input
+    /// length, row 0 and lens[1] set.
+    if (a0.do_init) {
+        u32 src = (u32)a0.do_src;
         for (i64 v = t; v < a0.n; v += nt) {
             int d = v == src ? 0 : -1;
             a0.val[v] = d;
             if (a0.val_in != a0.val) ((int*)a0.val_in)[v] = d;
         }
         for (i64 v = t; v < a0.n; v += nt) a0.spill[v] = 0;
-        if (t == 0) {
-            ((u32*)a0.in_q)[0] = src;
-            a0.lens[0] = 1;
-        }
+        if (t == 0) ((u32*)a0.in_q)[0] = src;
     }
     if (t == 0) {
         ctl[DoStart] = globaltimer();
+        a0.lens[0] = (u32)a0.do_count;
         for (int c = 0; c < NCounters; c++) a0.trace[c] = 0;
         a0.lens[1] = 0;
     }
@@ -207,6 +195,7 @@ __device__ void bfs_do_loop(const Args& a0) {
                 advance<LWarp>(s, sh, f);
             } else {
                 if (LB == LTWC && scout >= 16 * (i64)cnt) s.rpb = 32, s.twc_warp = 8;
+                if (LB == LETWC && scout >= 16 * (i64)cnt) s.twc_warp = 8;
                 advance<LB>(s, sh, f);
             }
             prev_pull = false;
@@ -257,3 +246,4 @@ BFS_DO(cta, LCTA)
 BFS_DO(twc, LTWC)
 BFS_DO(np, LNP)
 BFS_DO(etwc, LETWC)
+

@@ -93,9 +93,26 @@ struct Args {
     float* rank_out;
     float* contrib_out;
     i64 twc_warp;  // lb=twc: a warp takes rows of at least this many edges (0: TwcLimits)
+    // 7. Fused direction-optimizing BFS (kernels/bfs.cu bfs_do_loop), passed with the launch so
+    // that no copy precedes it: the in-CSR of its bottom-up levels, Beamer's alpha and beta,
+    // three membership bitmaps, and the state it starts from: the direction of the last level
+    // (0 push, 1 pull), the unexplored edges, the last frontier's vertices, the edges and
+    // vertices of the input frontier; do_init: the first launch, from source do_src.
+    const i64* in_off;
+    const u32* in_nbr;
+    double alpha;
+    double beta;
+    u32* do_bits;
+    i64 do_dir;
+    i64 do_check;
+    i64 do_awake;
+    i64 do_scout;
+    i64 do_count;
+    i64 do_init;
+    i64 do_src;
 };
 
-static_assert(sizeof(Args) == 440, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 536, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -599,7 +616,11 @@ __device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
 // over shared-memory queues. Every block takes BLOCK rows; each row's edges are cut into a
 // multiple of BLOCK (queued for the whole block), a multiple of 32 (queued for a warp) and the
 // rest (queued for a thread), so a row of 300 edges gives 256 to the block, 32 to a warp and
-// 12 to a thread. The three stages then run back to back with no global atomics.
+// 12 to a thread. The three stages then run back to back with no global atomics. The stage
+// sizes depend on the algorithm (UGF): as for lb_twc, a row takes the block stage from
+// TwcLimits<F>::cta edges and the warp stage from ::warp (bottom-up BFS, which stops a row at
+// its first parent, raises both), and a.twc_warp (rich frontiers) gives a warp the whole rest
+// of any row that has at least that many edges left.
 template <class F>
 __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
     __shared__ u32 qn[3];
@@ -617,13 +638,14 @@ __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
         if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
             i64 b = a.off[r], end = a.off[r + 1];
             st.edges += end - b;
-            i64 c2 = (end - b) / BLOCK * BLOCK;
+            i64 c2 = end - b >= TwcLimits<F>::cta ? (end - b) / BLOCK * BLOCK : 0;
             if (c2) {
                 u32 k = atomicAdd(&qn[2], 1u);
                 qrow[2][k] = r, qbeg[2][k] = b, qlen[2][k] = (u32)c2;
                 b += c2;
             }
-            i64 c1 = (end - b) & ~(i64)31;
+            i64 wmin = a.twc_warp > 0 ? a.twc_warp : TwcLimits<F>::warp;
+            i64 c1 = end - b < wmin ? 0 : wmin < 32 ? end - b : (end - b) & ~(i64)31;
             if (c1) {
                 u32 k = atomicAdd(&qn[1], 1u);
                 qrow[1][k] = r, qbeg[1][k] = b, qlen[1][k] = (u32)c1;

@@ -53,3 +53,4 @@ ENTRY(sssp_pull_etwc, SsspPull, LETWC)
 FUSED_ENTRIES(sssp_fused, SsspPush)
 FUSED(sssp_fused_np, SsspPush, LNP)
 FUSED(sssp_fused_etwc, SsspPush, LETWC)
+
