@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -17,20 +18,22 @@ import (
 // whose sources lie in [s*N, (s+1)*N): nbr[off[i]:off[i+1]], a slice of that vertex's sorted
 // in-list. Only vertices with such edges get an entry, so the layout is the graph's edges plus
 // at most min(E, V x segments) entries, never V x segments. Built on the host once per graph
-// and N, and cached on the device with the graph (devGraph.blocked).
+// and N, before the run's timing starts (as the graph's upload), and cached on the device with
+// the graph (devGraph.blocked).
 //
 // [1] Brahmakshatriya et al. Compiling graph applications for GPUs with GraphIt (UGF).
 // CGO 2021; thesis section 5.2.3, Algorithms 2 and 3.
 type blockedCSR struct {
-	size     int     // vertices per segment (the knob)
-	segs     int     // ceil(V / size)
-	entries  int64   // rows of the layout
-	segStart []int64 // host copy of scan: the first entry of each segment, segs+1 values
-	segEdges []int64 // the first edge of each segment, segs+1 values
-	rows     buffer  // u32 per entry: its vertex
-	off      buffer  // i64 per entry, +1: its first edge
-	nbr      buffer  // u32 per edge: the source
-	scan     buffer  // segStart on the device (fused sweeps read it)
+	size     int           // vertices per segment (the knob)
+	segs     int           // ceil(V / size)
+	entries  int64         // rows of the layout
+	segStart []int64       // host copy of scan: the first entry of each segment, segs+1 values
+	segEdges []int64       // the first edge of each segment, segs+1 values
+	built    time.Duration // host build and upload time (before the run's timing starts)
+	rows     buffer        // u32 per entry: its vertex
+	off      buffer        // i64 per entry, +1: its first edge
+	nbr      buffer        // u32 per edge: the source
+	scan     buffer        // segStart on the device (fused sweeps read it)
 }
 
 func (b *blockedCSR) free() {
@@ -52,6 +55,7 @@ func (r *run) blocked(size int) (*blockedCSR, error) {
 		r.dg.blocked.free()
 		r.dg.blocked = nil
 	}
+	t0 := time.Now()
 	in := r.g.Transpose() // the graph itself when undirected
 	rows, off, nbr, segStart, segEdges := buildBlocked(in, size, runtime.GOMAXPROCS(0))
 	need := int64(len(rows))*4 + int64(len(off))*8 + int64(len(nbr))*4 + int64(len(segStart))*8
@@ -74,6 +78,7 @@ func (r *run) blocked(size int) (*blockedCSR, error) {
 			return nil, err
 		}
 	}
+	b.built = time.Since(t0)
 	r.dg.blocked = b
 	return b, nil
 }
