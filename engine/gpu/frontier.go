@@ -119,7 +119,7 @@ func (r *run) step(sp *stepSpec) error {
 	lb := r.s.LB
 	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
 	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
-	// TWC also adapts to the frontier's size: a small frontier (up to 4096 rows) of rows
+	// TWC and ETWC also adapt to the frontier's size: a small frontier (up to 4096 rows) of rows
 	// averaging 8 or more edges would fill a few blocks and run latency-bound, so it is expanded
 	// edge-balanced, as Gunrock's LB balances over the input when it is small.
 	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge && sp.in.count > 0 {
@@ -127,9 +127,9 @@ func (r *run) step(sp *stepSpec) error {
 		case sp.in.count <= 64 && sp.in.edges >= 1<<14:
 			lb = engine.LBEdge
 			r.note = "few rows with many edges: split evenly (edge-balanced) this step"
-		case lb == engine.LBTWC && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
+		case (lb == engine.LBTWC || lb == engine.LBETWC) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
+			r.note = lbSuffix[lb] + ": small frontier of rich rows expanded edge-balanced"
 			lb = engine.LBEdge
-			r.note = "twc: small frontier of rich rows expanded edge-balanced"
 		}
 	}
 	if lb == engine.LBCOO {
@@ -200,11 +200,13 @@ func (r *run) step(sp *stepSpec) error {
 	case engine.LBThread:
 		grid = blocks(rows, block)
 	case engine.LBETWC:
-		// on rich frontiers a warp takes the rest of every row of 8 or more edges, as for twc
+		// on rich frontiers 32 rows a block and a warp for the rest of every row of 8 or more
+		// edges, as for twc
+		a.rpb = block
 		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
-			a.twcWarp = twcRichWarp
+			a.rpb, a.twcWarp = 32, twcRichWarp
 		}
-		grid = blocks(rows, block)
+		grid = blocks(rows, int(a.rpb))
 	case engine.LBNP:
 		a.rpb = int64(r.s.NP)
 		grid = blocks(rows, block)

@@ -619,8 +619,8 @@ __device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
 // 12 to a thread. The three stages then run back to back with no global atomics. The stage
 // sizes depend on the algorithm (UGF): as for lb_twc, a row takes the block stage from
 // TwcLimits<F>::cta edges and the warp stage from ::warp (bottom-up BFS, which stops a row at
-// its first parent, raises both), and a.twc_warp (rich frontiers) gives a warp the whole rest
-// of any row that has at least that many edges left.
+// its first parent, raises both), and on rich frontiers the host's a.rpb and a.twc_warp pack
+// fewer rows per block and give a warp the whole rest of any row of at least that many edges.
 template <class F>
 __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
     __shared__ u32 qn[3];
@@ -629,13 +629,14 @@ __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
     __shared__ u32 qlen[3][BLOCK];
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (i64 base = blockIdx.x * (i64)BLOCK; base < cnt; base += (i64)gridDim.x * BLOCK) {
+    i64 R = a.rpb > 0 ? a.rpb : BLOCK;  // rows per block, fewer on rich frontiers (as lb_twc)
+    for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
         if (threadIdx.x < 3) qn[threadIdx.x] = 0;
         __syncthreads();
         /// 1. Split each row's edges over the three queues.
         i64 i = base + threadIdx.x;
         u32 r;
-        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+        if (threadIdx.x < R && i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
             i64 b = a.off[r], end = a.off[r + 1];
             st.edges += end - b;
             i64 c2 = end - b >= TwcLimits<F>::cta ? (end - b) / BLOCK * BLOCK : 0;
