@@ -117,21 +117,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 		a.outCap = min(r.qcap(st.cur.name), r.qcap(st.next.name))
 		a.spill, a.stamp = sp.addr(), stamp.addr()
 		a.tag = int64(r.eng.nextTags(fuseChunk + 2))
-		switch r.s.Dedup {
-		case engine.DedupAtomic:
-			a.dedup = dAtomic
-		case engine.DedupCull:
-			a.dedup = dCullStamp // racy per-iteration stamps: culling that needs no clearing between steps
-		}
-		switch r.s.PushAgg {
-		case engine.AggWarp:
-			a.agg = aggWarp
-		case engine.AggBlock:
-			a.agg = aggBlock
-		}
-		if r.s.LB == engine.LBNP {
-			a.rpb = int64(r.s.NP) // lb_np's enabled schedulers
-		}
+		r.fusedKnobs(&a)
 		if st.far != nil && !ssspScout {
 			a.outOff = 0 // no frontier-edge count: two random loads less per push
 		}
@@ -220,35 +206,8 @@ func (r *run) fusedLoop(st *fusedState) error {
 		}
 		if over {
 			// The queue holding iteration `done`'s input overflowed: fold the spill into it.
-			if err := r.setLen(st.cur.slot, uint32(st.cur.count)); err != nil {
+			if err := r.foldFused(st.cur, st.next, st.far, st.rest); err != nil {
 				return err
-			}
-			if err := r.readCounters(); err != nil {
-				return err
-			}
-			r.hctl[cOverflow] = 1
-			if err := r.grow(st.cur, st.far); err != nil {
-				return err
-			}
-			if err := r.readCounters(); err != nil {
-				return err
-			}
-			st.cur.count = r.hlen(st.cur.slot)
-			if st.far != nil {
-				st.far.count = r.hlen(st.far.slot)
-			}
-			// keep both queues, and both far piles, the same size
-			if c := r.qcap(st.cur.name); r.qcap(st.next.name) < c {
-				if _, err := r.buf(st.next.name, c*4, false); err != nil {
-					return err
-				}
-			}
-			if st.far != nil {
-				if c := r.qcap(st.far.name); r.qcap(st.rest.name) < c {
-					if _, err := r.buf(st.rest.name, c*4, false); err != nil {
-						return err
-					}
-				}
 			}
 			continue
 		}
@@ -259,6 +218,59 @@ func (r *run) fusedLoop(st *fusedState) error {
 			return nil // a near-far split found nothing left above the bound
 		}
 	}
+}
+
+// fusedKnobs sets the dedup, aggregation and lb=np fields of a fused launch's arguments.
+func (r *run) fusedKnobs(a *kargs) {
+	switch r.s.Dedup {
+	case engine.DedupAtomic:
+		a.dedup = dAtomic
+	case engine.DedupCull:
+		a.dedup = dCullStamp // racy per-iteration stamps: culling that needs no clearing between steps
+	}
+	switch r.s.PushAgg {
+	case engine.AggWarp:
+		a.agg = aggWarp
+	case engine.AggBlock:
+		a.agg = aggBlock
+	}
+	if r.s.LB == engine.LBNP {
+		a.rpb = int64(r.s.NP) // lb_np's enabled schedulers
+	}
+}
+
+// foldFused grows a fused loop's overflowed input queue cur (and far pile, when far is not
+// nil) to hold every push attempted into it and folds the spilled pushes in; the other queue
+// (and pile) is kept the same size, since the next launch alternates between them.
+func (r *run) foldFused(cur, next, far, rest *frontier) error {
+	if err := r.setLen(cur.slot, uint32(cur.count)); err != nil {
+		return err
+	}
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	r.hctl[cOverflow] = 1
+	if err := r.grow(cur, far); err != nil {
+		return err
+	}
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	cur.count = r.hlen(cur.slot)
+	if far != nil {
+		far.count = r.hlen(far.slot)
+	}
+	for _, p := range [][2]*frontier{{cur, next}, {far, rest}} {
+		if p[0] == nil {
+			continue
+		}
+		if c := r.qcap(p[0].name); r.qcap(p[1].name) < c {
+			if _, err := r.buf(p[1].name, c*4, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (e *Engine) nextTags(k int) uint32 {
@@ -383,21 +395,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 		a.inKind, a.inQ, a.outQ, a.outKind = kQueue, qa.addr(), qb.addr(), kQueue
 		a.outCap = min(r.qcap(cur.name), r.qcap(next.name))
 		a.spill, a.stamp, a.tag = sp.addr(), stamp.addr(), int64(r.eng.nextTags(fuseChunk+2))
-		switch s.Dedup {
-		case engine.DedupAtomic:
-			a.dedup = dAtomic
-		case engine.DedupCull:
-			a.dedup = dCullStamp
-		}
-		switch s.PushAgg {
-		case engine.AggWarp:
-			a.agg = aggWarp
-		case engine.AggBlock:
-			a.agg = aggBlock
-		}
-		if s.LB == engine.LBNP {
-			a.rpb = int64(s.NP)
-		}
+		r.fusedKnobs(&a)
 		a.iters, a.iter, a.bound = fuseChunk, int64(r.iter), 1<<62
 		a.lens, a.trace = io.addr()+nCounters*8, io.addr()+doRows*8
 		a.inOff, a.inNbr, a.doBits, a.alpha, a.beta = in.off.addr(), in.nbr.addr(), bits.addr(), s.Alpha, s.Beta
@@ -472,24 +470,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 		cur.count, cur.edges = lens(done), int64(st[doScout])
 		if over {
 			// the queue holding level `done`'s input overflowed: grow it and fold the spill in
-			if err := r.setLen(cur.slot, uint32(cur.count)); err != nil {
+			if err := r.foldFused(cur, next, nil, nil); err != nil {
 				return err
-			}
-			if err := r.readCounters(); err != nil {
-				return err
-			}
-			r.hctl[cOverflow] = 1
-			if err := r.grow(cur, nil); err != nil {
-				return err
-			}
-			if err := r.readCounters(); err != nil {
-				return err
-			}
-			cur.count = r.hlen(cur.slot)
-			if c := r.qcap(cur.name); r.qcap(next.name) < c {
-				if _, err := r.buf(next.name, c*4, false); err != nil {
-					return err
-				}
 			}
 			r.nev, r.pending = 0, r.pending[:0]
 			continue
