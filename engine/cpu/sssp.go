@@ -208,7 +208,8 @@ type binRing struct {
 	bins  [][]uint32
 	spare []uint32
 	lo    int64 // the current bucket: no pending bucket is below it
-	_     [32]byte
+	touch int64 // sink of relaxItemsFast's touching loads
+	_     [24]byte
 }
 
 func (r *binRing) push(b int64, v uint32) {
@@ -359,6 +360,37 @@ func (s *ssspState) relaxFast(u uint32, du int64, ring *binRing, pushed *int64) 
 	return hi - lo
 }
 
+// relaxItemsFast is deltaStep's loop over popped vertices for the relaxFast schedule: it
+// skips the stale ones (below the bucket's first distance, floor) and relaxes the others,
+// counting into c as deltaStep's body does. Each step touches what later steps will miss
+// on: the distance and the offsets of the vertex 8 on, and the first arc (neighbour and
+// weight) of the vertex 4 on, whose offsets were touched 4 steps before; the misses then
+// overlap with this vertex's work instead of following it (Go has no prefetch instruction).
+func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c *counters) {
+	g := s.g
+	off, nb, ws, dist := g.Offsets, g.Neighbors, g.Weights, s.dist
+	last := int64(len(nb) - 1)
+	var touch int64
+	for i, u := range items {
+		if i+8 < len(items) {
+			a := items[i+8]
+			touch ^= off[a] ^ int64(atomic.LoadInt32(&dist[a]))
+		}
+		if i+4 < len(items) && last >= 0 {
+			e := min(off[items[i+4]], last)
+			touch ^= int64(nb[e]) ^ int64(ws[e])
+		}
+		du := int64(atomic.LoadInt32(&dist[u]))
+		if du < floor {
+			c.d++ // stale: improved into an earlier bucket since it was queued
+			continue
+		}
+		c.a++
+		c.b += s.relaxFast(u, du, ring, &c.c)
+	}
+	ring.touch ^= touch // keeps the touching loads
+}
+
 // claim reports whether v may be queued in bucket (or round) b under dedup=atomic.
 func (s *ssspState) claim(v uint32, b int64) bool {
 	for {
@@ -422,6 +454,10 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 		body := func(w int, items []uint32) {
 			ring := &s.rings[w]
 			c := &s.cnt[w]
+			if fast {
+				s.relaxItemsFast(items, delta*cur, ring, c)
+				return
+			}
 			push := func(v uint32, nd int64) {
 				b := nd / delta
 				if s.dedup && !s.claim(v, dedupKey(b, iter, s.sync)) {
@@ -443,11 +479,7 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 					du = int64(atomic.LoadInt32(&dist[u]))
 				}
 				c.a++
-				if fast {
-					c.b += s.relaxFast(u, du, ring, &c.c)
-				} else {
-					c.b += s.relax(w, u, du, push)
-				}
+				c.b += s.relax(w, u, du, push)
 			}
 		}
 		s.forRangeThen(in, ssspDataGrain, 1, func(w, lo, hi int) {
