@@ -610,7 +610,7 @@ func (b *bfsState) buStep(level int32, form int) bfsStats {
 // buBitmap is buStep's piece [lo, hi) (lo a multiple of 64) with bitmap frontiers; it adds
 // the woken vertices, their out-edges and the edges scanned to c.
 //
-// It works 64 vertices (one word of the maps) at a time, in passes over bit masks: mark the
+// It works a block of vertices (a few words of the maps) at a time, in passes over bit masks: mark the
 // vertices with something to look for (no branch: on the big steps that is a coin toss per
 // vertex); probe each one's first in-neighbour, without a branch on what the probes load, so
 // that their cache misses (one per vertex, in the in-edge array) overlap instead of each
@@ -619,67 +619,82 @@ func (b *bfsState) buStep(level int32, form int) bfsStats {
 // urand most woken vertices are found at their first in-neighbour.
 func (b *bfsState) buBitmap(lo, hi int, nd, skip int32, c *counters) {
 	toff, tnb := b.t.Offsets, b.t.Neighbors
-	front, next := b.front, b.nmap
+	front, next, depth := b.front, b.nmap, b.depth
 	if len(tnb) == 0 {
 		return // no edges: nothing wakes
 	}
 	last := int64(len(tnb) - 1)
 	var awake, awakeEdges, scanned int64
-	for base := lo; base < hi; base += 64 {
-		dd := b.depth[base:min(base+64, hi)]
-		var cand uint64 // bit k: vertex base+k has something to look for (d < skip)
-		for k, d := range dd {
-			cand |= uint64(uint32(d-skip)>>31) << uint(k) // (no overflow: d >= -1-2^30)
-		}
-		if cand == 0 {
-			next[base>>6] = 0
-			continue
-		}
-		var hit uint64
-		for m := cand; m != 0; m &= m - 1 {
-			k := trailingZeros(m)
-			u := base + k
-			s, e := toff[u], toff[u+1]
-			v := tnb[min(s, last)]
-			in := front[v>>6] >> (v & 63) & 1
-			in &= uint64(s-e) >> 63 // an empty list (directed graphs) probes nothing
-			hit |= in << uint(k)
-		}
-		// Hits wake at their first in-neighbour; the others scan the rest of their lists.
-		scanned += int64(bits.OnesCount64(hit))
-		for m := cand &^ hit; m != 0; m &= m - 1 {
-			k := trailingZeros(m)
-			u := base + k
-			s, e := toff[u], toff[u+1]
-			if s >= e {
-				continue
+	// Blocks of buBlockWords words: when few vertices have something to look for, a block
+	// still has enough probes for their misses to overlap.
+	for block := lo; block < hi; block += 64 * buBlockWords {
+		var cand, hit [buBlockWords]uint64 // bit k of word j: vertex block+64j+k
+		nw := min((hi-block+63)>>6, buBlockWords)
+		for j := range nw {
+			base := block + j<<6
+			var m uint64 // bit k: vertex base+k has something to look for (d < skip)
+			for k, d := range depth[base:min(base+64, hi)] {
+				m |= uint64(uint32(d-skip)>>31) << uint(k) // (no overflow: d >= -1-2^30)
 			}
-			found := int64(-1)
-			for i, v := range tnb[s+1 : e] {
-				if front[v>>6]&(1<<(v&63)) != 0 {
-					found = int64(i) + 2
-					break
+			cand[j&(buBlockWords-1)] = m
+		}
+		for j := range nw {
+			base := block + j<<6
+			var h uint64
+			for m := cand[j&(buBlockWords-1)]; m != 0; m &= m - 1 {
+				k := trailingZeros(m)
+				u := base + k
+				s, e := toff[u], toff[u+1]
+				v := tnb[min(s, last)]
+				in := front[v>>6] >> (v & 63) & 1
+				in &= uint64(s-e) >> 63 // an empty list (directed graphs) probes nothing
+				h |= in << uint(k)
+			}
+			hit[j&(buBlockWords-1)] = h
+		}
+		for j := range nw {
+			base := block + j<<6
+			h := hit[j&(buBlockWords-1)]
+			// Hits wake at their first in-neighbour; the others scan the rest of their lists.
+			scanned += int64(bits.OnesCount64(h))
+			for m := cand[j&(buBlockWords-1)] &^ h; m != 0; m &= m - 1 {
+				k := trailingZeros(m)
+				u := base + k
+				s, e := toff[u], toff[u+1]
+				if s >= e {
+					continue
 				}
+				found := int64(-1)
+				for i, v := range tnb[s+1 : e] {
+					if front[v>>6]&(1<<(v&63)) != 0 {
+						found = int64(i) + 2
+						break
+					}
+				}
+				if found < 0 {
+					scanned += e - s
+					continue
+				}
+				scanned += found
+				h |= 1 << uint(k)
 			}
-			if found < 0 {
-				scanned += e - s
-				continue
+			dd := depth[base:min(base+64, hi)]
+			for m := h; m != 0; m &= m - 1 {
+				k := trailingZeros(m)
+				awakeEdges += int64(-1 - dd[k])
+				dd[k] = nd
 			}
-			scanned += found
-			hit |= 1 << uint(k)
+			awake += int64(bits.OnesCount64(h))
+			next[base>>6] = h // only this worker's word
 		}
-		for m := hit; m != 0; m &= m - 1 {
-			k := trailingZeros(m)
-			awakeEdges += int64(-1 - dd[k])
-			dd[k] = nd
-		}
-		awake += int64(bits.OnesCount64(hit))
-		next[base>>6] = hit // only this worker's word
 	}
 	c.a += awake
 	c.b += awakeEdges
 	c.c += scanned
 }
+
+// buBlockWords is the words of vertices buBitmap handles in one block (a power of 2).
+const buBlockWords = 4
 
 // buBoolmap is buBitmap with boolmap frontiers.
 func (b *bfsState) buBoolmap(lo, hi int, nd, skip int32, c *counters) {
