@@ -99,7 +99,7 @@ func bfs(r *run) error {
 		sp := &stepSpec{prefix: "bfs_push", csr: &r.dg.out, in: cur, out: next,
 			a: kargs{val: val.addr(), valIn: valIn.addr(), iter: int64(iter), update: updateCode(s.Update)}}
 		if dir == engine.Pull {
-			sp.prefix, sp.csr, sp.pull = "bfs_pull", in, true
+			sp.prefix, sp.csr, sp.pull, sp.firstHit = "bfs_pull", in, true, true
 		}
 		if mode == engine.Topology {
 			sp.topo, sp.in, sp.out = true, nil, topoOut

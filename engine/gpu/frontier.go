@@ -102,6 +102,9 @@ type stepSpec struct {
 	// keepOut adds to the output as it stands (a second CSR of the same step); noCount skips
 	// the member count of a bitmap or boolmap output (a later CSR of the step will count).
 	keepOut, noCount bool
+	// firstHit: a pull row stops at its first hit (bottom-up BFS), so lb=np|etwc run it a
+	// thread per vertex.
+	firstHit bool
 }
 
 var lbSuffix = map[engine.LoadBalance]string{
@@ -119,18 +122,26 @@ func (r *run) step(sp *stepSpec) error {
 	lb := r.s.LB
 	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
 	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
-	// TWC and ETWC also adapt to the frontier's size: a small frontier (up to 4096 rows) of rows
-	// averaging 8 or more edges would fill a few blocks and run latency-bound, so it is expanded
-	// edge-balanced, as Gunrock's LB balances over the input when it is small.
+	// TWC, ETWC and NP also adapt to the frontier's size: a small frontier (up to 4096 rows) of
+	// rows averaging 8 or more edges would fill a few blocks and run latency-bound, so it is
+	// expanded edge-balanced, as Gunrock's LB balances over the input when it is small.
 	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge && sp.in.count > 0 {
 		switch {
 		case sp.in.count <= 64 && sp.in.edges >= 1<<14:
 			lb = engine.LBEdge
 			r.note = "few rows with many edges: split evenly (edge-balanced) this step"
-		case (lb == engine.LBTWC || lb == engine.LBETWC) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
+		case (lb == engine.LBTWC || lb == engine.LBETWC || lb == engine.LBNP) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
 			r.note = lbSuffix[lb] + ": small frontier of rich rows expanded edge-balanced"
 			lb = engine.LBEdge
 		}
+	}
+	// A bottom-up BFS row stops at its first parent, mostly after an edge or two: nested
+	// scheduling (np's block scan, etwc's staged queues and barriers) gains nothing there, and
+	// a thread per vertex walks and stops (kron scale 20's first bottom-up level: 178 us under
+	// np, 65 us under thread).
+	if sp.pull && sp.firstHit && (lb == engine.LBNP || lb == engine.LBETWC) {
+		r.note = lbSuffix[lb] + ": bottom-up step run a thread per vertex (rows stop at their first parent)"
+		lb = engine.LBThread
 	}
 	if lb == engine.LBCOO {
 		if err := r.rows(c); err != nil {
@@ -208,8 +219,14 @@ func (r *run) step(sp *stepSpec) error {
 		}
 		grid = blocks(rows, int(a.rpb))
 	case engine.LBNP:
-		a.rpb = int64(r.s.NP)
+		a.rpb = int64(r.s.NP) // the enabled schedulers, in the low byte
 		grid = blocks(rows, block)
+		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
+			// rich rows: twc's rule, 32 rows a block and the warp scheduler from 8 edges
+			a.rpb |= npRichRows << 8
+			a.twcWarp = twcRichWarp
+			grid = blocks(rows, npRichRows)
+		}
 	case engine.LBTWC:
 		// rich rows (16 or more edges on average): 32 rows a block, so that more warps share them
 		a.rpb = block
@@ -237,8 +254,12 @@ func (r *run) step(sp *stepSpec) error {
 	return nil
 }
 
-// twcRichWarp is lb=twc's warp threshold on rich frontiers (a variable for measuring it).
+// twcRichWarp is lb=twc's warp threshold on rich frontiers (a variable for measuring it);
+// lb=np's warp scheduler takes the same threshold there.
 var twcRichWarp int64 = 8
+
+// npRichRows is lb=np's rows per block on rich frontiers (kernels/common.cuh lb_np: a.rpb >> 8).
+const npRichRows = 32
 
 // wireOut points a's output at f (cleared), with the dedup and aggregation knobs.
 func (r *run) wireOut(f *frontier, a *kargs, keep bool) error {

@@ -450,8 +450,13 @@ func (r *run) bfsFusedDO(src uint32) error {
 				rec.Note = fmt.Sprintf("fused direction-optimizing: one cooperative launch of %d levels, %.0f us on the device clock; host %.0f us to the launch, %.0f us in it, %.0f us to the read-back",
 					done, micros(time.Duration(row(done-1, cTime)-hio[doStart])), micros(tl.Sub(t0)), micros(tr.Sub(tl)), micros(time.Since(tr)))
 			}
-			if dir == engine.Push && cnt <= 64 && scout >= 1<<14 {
+			switch {
+			case dir == engine.Push && cnt <= 64 && scout >= 1<<14:
 				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")
+			case dir == engine.Push && (s.LB == engine.LBTWC || s.LB == engine.LBETWC || s.LB == engine.LBNP) && cnt <= 4096 && int64(scout) >= 8*cnt:
+				rec.Note = joinNote(rec.Note, lbSuffix[s.LB]+": small frontier of rich rows, a warp per row")
+			case dir == engine.Pull && (s.LB == engine.LBNP || s.LB == engine.LBETWC):
+				rec.Note = joinNote(rec.Note, lbSuffix[s.LB]+": bottom-up level run a thread per vertex (rows stop at their first parent)")
 			}
 			prev = t
 			scout = row(k, cScout)

@@ -97,6 +97,8 @@ func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.
 // prFused runs the topology-driven pull sweeps of PageRank in cooperative launches of
 // pr_fused_<lb> (kernels/pr.cu): Jacobi over the ping-pong buffers bufs, Gauss-Seidel in
 // place, or, with blk, the blocked segments one after another with a barrier between them.
+// Every thread takes the projection (prProjection) from the sweep's counter row after the
+// barrier; a launch starts from the host's replay of it.
 func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, rank2 buffer) error {
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
@@ -108,19 +110,21 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		a.rank, a.contrib, a.rankOut, a.contribOut = bufs[0][0], bufs[0][1], bufs[1][0], bufs[1][1]
 	}
 	done := 0
+	proj := newPRProjection(r) // the kernel projects alike; the host replays it for the records
 	for done < p.MaxIter {
 		if err := r.ctx.Err(); err != nil {
 			return err
 		}
 		iters := min(fuseChunk, p.MaxIter-done)
 		a.iter = int64(done)
+		a.base, a.prScale, a.prDang = proj.base, proj.scale, proj.dang
 		h, t, grid, err := r.coopSweeps(name, &a, iters)
 		if err != nil {
 			return err
 		}
 		last := math.Inf(1)
 		k := r.fusedRecords(h, iters, name, grid, t, func(ctr []uint64) engine.Record {
-			last = math.Float64frombits(ctr[cErr])
+			last = proj.next(math.Float64frombits(ctr[cErr]), math.Float64frombits(ctr[cRankSum]), math.Float64frombits(ctr[cRankDang]))
 			return engine.Record{Direction: engine.Pull, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
 				OutVertices: int64(r.n), EdgesScanned: r.m, Note: fmt.Sprintf("L1 change %.3g", last)}
 		})

@@ -14,12 +14,13 @@ import (
 
 // pr returns the PageRank of every vertex, summing to 1.
 //
-// Approach: the kernels (kernels/pr.cu) solve x = (1-d)/V + d * sum_{u->v} x[u]/deg(u) with
-// dangling vertices leaking, and the result is normalised to sum 1, which is the same vector
-// as spreading dangling rank uniformly (the teleport and dangling distributions are both
-// uniform). Topology-driven: pull sweeps (Jacobi with sync=sync, Gauss-Seidel in place with
-// sync=async) or push sweeps (atomic adds), until the L1 change of a sweep is below tolerance
-// or max_iter. Data-driven: residual push (PageRank-Delta): frontier vertices move their
+// Approach: topology-driven sweeps (kernels/pr.cu): pull (Jacobi with sync=sync, Gauss-Seidel
+// in place with sync=async) or push (atomic adds), until the L1 change of a sweep is below
+// tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
+// ranks to sum 1, as engine/cpu's pullGS: the ranks stay stored unscaled and the projection
+// is folded into the next sweep's constant term (prProjection), so it costs no pass. A
+// Gauss-Seidel sweep does not conserve rank mass, and without the projection the drift of the
+// mass decays slowly and dominates the L1 change. The final ranks are normalised to sum 1. Data-driven: residual push (PageRank-Delta): frontier vertices move their
 // residual into their rank and push d*r/deg to their out-neighbours; a vertex joins the
 // worklist when its residual crosses tolerance/V.
 //
@@ -100,6 +101,37 @@ func pr(r *run) error {
 // block, read back with the other counters.
 func (r *run) sweepErr() float64 { return math.Float64frombits(r.hctl[cErr]) }
 
+// prProjection is the state of the per-sweep projection of topology-driven PageRank: true
+// ranks = stored ranks x scale; dang is the stored rank of the dangling vertices after the
+// last sweep. A sweep in stored units has the constant term base / scale + d x dang / V
+// (kernels/pr.cu); after it, scale = 1 / (the stored sum), which projects the true ranks onto
+// sum 1.
+type prProjection struct {
+	base, d, n  float64
+	scale, dang float64
+}
+
+func newPRProjection(r *run) prProjection {
+	n := float64(r.n)
+	d := r.req.Params.Damping
+	// the ranks start at 1/V: the dangling ones hold (dangling vertices) / V
+	return prProjection{base: (1 - d) / n, d: d, n: n, scale: 1, dang: float64(r.dg.dangling()) / n}
+}
+
+// constant is the next sweep's constant term in stored units.
+func (p *prProjection) constant() float64 { return p.base/p.scale + p.d*p.dang/p.n }
+
+// next takes a sweep's counters (L1 change, stored sum and dangling sum, in stored units) and
+// returns the true L1 change of the sweep and its projection: scale x change + |1 - scale x sum|.
+func (p *prProjection) next(change, sum, dang float64) float64 {
+	p.dang = dang
+	if sum > 0 {
+		change = p.scale*change + math.Abs(1-p.scale*sum)
+		p.scale = 1 / sum
+	}
+	return change
+}
+
 func prTopo(r *run, a kargs) error {
 	s := r.s
 	p := r.req.Params
@@ -149,11 +181,13 @@ func prTopo(r *run, a kargs) error {
 	if blk != nil {
 		pingpong = false // the blocked sweep accumulates, and pr_apply updates in place
 	}
+	proj := newPRProjection(r)
 	for iter := 0; iter < p.MaxIter; iter++ {
 		if err := r.begin(); err != nil {
 			return err
 		}
 		sa := a
+		sa.base = proj.constant()
 		sa.off, sa.nbr, sa.wt, sa.n, sa.m, sa.inKind = csr.off.addr(), csr.nbr.addr(), csr.wt.addr(), int64(csr.n), csr.m, kAll
 		if s.LB == engine.LBCOO {
 			if err := r.rows(csr); err != nil {
@@ -199,7 +233,7 @@ func prTopo(r *run, a kargs) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		change := r.sweepErr()
+		change := proj.next(r.sweepErr(), math.Float64frombits(r.hctl[cRankSum]), math.Float64frombits(r.hctl[cRankDang]))
 		scanned := int64(r.hctl[cEdges])
 		if scanned == 0 {
 			scanned = r.m

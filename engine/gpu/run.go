@@ -23,6 +23,9 @@ const (
 
 	cEdges, cPushes, cScout, cOverflow, cCulled, cFar, cCount, cCountEdges, cChanged, cMinFar = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 	cTime, cBound, cFarSel, cStop, cErr, cDir, nCounters                                      = 10, 11, 12, 13, 14, 15, 16
+	// PageRank sweeps: the sum of the stored ranks and of the dangling ones (doubles), beside
+	// the L1 change in cErr (kernels/pr.cu PR_SUM, PR_DANG)
+	cRankSum, cRankDang = 8, 9
 
 	block    = 256
 	maxGrid  = 1 << 22
@@ -75,10 +78,11 @@ type kargs struct {
 	doAwake, doScout    int64
 	doCount, doInit     int64
 	doSrc               int64
+	prScale, prDang     float64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 536
+const kargsSize = 552
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
@@ -99,6 +103,22 @@ type devGraph struct {
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
 	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
+	dangN   *int64      // vertices without out-edges, counted on first use (PageRank)
+}
+
+// dangling returns the number of vertices without out-edges, counted once per graph.
+func (dg *devGraph) dangling() int64 {
+	if dg.dangN == nil {
+		off := dg.g.Offsets
+		k := int64(0)
+		for v := 0; v+1 < len(off); v++ {
+			if off[v+1] == off[v] {
+				k++
+			}
+		}
+		dg.dangN = &k
+	}
+	return *dg.dangN
 }
 
 // minWeight returns the graph's smallest weight (0 for an unweighted graph), computed once.

@@ -96,10 +96,10 @@ enum {
 // rule on the counters to trace each switch with its quantities.
 //
 // Push levels: a frontier of at most 64 rows holding 16K or more edges runs lb_grid (a hub's
-// neighbourhood over the whole grid); with lb=twc or etwc, a small frontier of rich rows (up
+// neighbourhood over the whole grid); with lb=twc, etwc or np, a small frontier of rich rows (up
 // to 4096 rows, 8 or more edges each on average) runs a warp per row, and a rich one packs 32
 // rows a block with a warp for every row of 8 or more edges, as the host-driven step does. Pull
-// levels read the in-CSR (control row) and test membership in a bitmap: on a switch to pull
+// levels (np and etwc: a thread per vertex, as lb=thread) read the in-CSR (control row) and test membership in a bitmap: on a switch to pull
 // the queue is scattered into it (two extra barriers); pull -> pull rotates three bitmaps,
 // clearing the one read a level earlier. Counters, overflow and relaunch are fused_loop's.
 template <int LB>
@@ -183,7 +183,10 @@ __device__ void bfs_do_loop(const Args& a0) {
             s.mem_bits = bits + c * words;
             s.out_bits = bits + ((c + 1) % 3) * words;
             BfsDoPull f{s};
-            advance<LB>(s, sh, f);
+            // np and etwc: a thread per vertex, as lb=thread (a row stops at its first parent,
+            // so nested scheduling only adds its staging and barriers)
+            if (LB == LNP || LB == LETWC) advance<LThread>(s, sh, f);
+            else advance<LB>(s, sh, f);
             c = (c + 1) % 3;
             prev_pull = true;
         } else {
@@ -191,10 +194,11 @@ __device__ void bfs_do_loop(const Args& a0) {
             BfsPush f{s};
             if (cnt <= 64 && scout >= 16384) {
                 advance<LGrid>(s, sh, f);
-            } else if ((LB == LTWC || LB == LETWC) && cnt <= 4096 && scout >= 8 * (i64)cnt) {
+            } else if ((LB == LTWC || LB == LETWC || LB == LNP) && cnt <= 4096 && scout >= 8 * (i64)cnt) {
                 advance<LWarp>(s, sh, f);
             } else {
                 if ((LB == LTWC || LB == LETWC) && scout >= 16 * (i64)cnt) s.rpb = 32, s.twc_warp = 8;
+                if (LB == LNP && scout >= 16 * (i64)cnt) s.rpb = (a0.rpb & 255) | (32 << 8), s.twc_warp = 8;
                 advance<LB>(s, sh, f);
             }
             prev_pull = false;

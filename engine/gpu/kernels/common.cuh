@@ -110,9 +110,13 @@ struct Args {
     i64 do_count;
     i64 do_init;
     i64 do_src;
+    // 8. PageRank's fused sweeps (kernels/pr.cu pr_fused): the projection's scale and the
+    // stored dangling rank the launch starts from (base holds (1-d)/V there).
+    double pr_scale;
+    double pr_dang;
 };
 
-static_assert(sizeof(Args) == 536, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 552, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -465,19 +469,24 @@ __device__ __forceinline__ i64 block_exclusive_scan(i64 x, i64* total) {
 
 // lb_np: IrGL's nested parallelism (inspector-executor): rows of 256 or more edges go to the
 // thread block (tb), of 32 or more to a warp (warp), and the rest are packed over the block's
-// threads, equal edges per thread, by a block-wide scan of their degrees (fg). a.rpb holds the
-// enabled schedulers (1 tb, 2 warp, 4 fg); a row no enabled scheduler takes is walked by its
-// own thread.
+// threads, equal edges per thread, by a block-wide scan of their degrees (fg). The low byte of
+// a.rpb holds the enabled schedulers (1 tb, 2 warp, 4 fg); a row no enabled scheduler takes is
+// walked by its own thread. On rich frontiers the host applies twc's rule (NpRows): a.rpb >> 8
+// rows a block (32) and a.twc_warp as the warp scheduler's threshold (8), so that the rows'
+// edges keep every warp of the block busy.
 template <class F>
 __device__ void lb_np(const Args& a, Shared& sh, Local& st, F& f) {
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int np = (int)a.rpb;
-    for (i64 base = blockIdx.x * (i64)blockDim.x; base < cnt; base += (i64)gridDim.x * blockDim.x) {
+    int np = (int)(a.rpb & 255);
+    i64 R = a.rpb >> 8;
+    if (R <= 0 || R > BLOCK) R = BLOCK;  // rows per block
+    i64 wmin = a.twc_warp > 0 ? a.twc_warp : 32;
+    for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
         i64 i = base + threadIdx.x;
         u32 r = 0;
         i64 b = 0, end = 0;
-        if (i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
+        if (threadIdx.x < R && i < cnt && get_row(a, i, &r) && f.row_ok(r)) {
             b = a.off[r];
             end = a.off[r + 1];
             st.edges += end - b;
@@ -507,11 +516,12 @@ __device__ void lb_np(const Args& a, Shared& sh, Local& st, F& f) {
                 __syncthreads();
             }
         }
-        /// 2. Warp: rows of 32 or more edges from a shared list, the block's warps in turn.
+        /// 2. Warp: rows of 32 (rich frontiers: twc_warp) or more edges from a shared list, the
+        /// block's warps in turn.
         if (np & 2) {
             if (threadIdx.x == 0) sh.wn = 0;
             __syncthreads();
-            if (end - b >= 32) {
+            if (end - b >= wmin) {
                 u32 k = atomicAdd(&sh.wn, 1u);
                 sh.wrow[k] = r;
                 sh.wbeg[k] = b;
@@ -538,7 +548,7 @@ __device__ void lb_np(const Args& a, Shared& sh, Local& st, F& f) {
             sh.wend[threadIdx.x] = ex;  // exclusive scan of the remaining degrees
             __syncthreads();
             for (i64 k = threadIdx.x; k < total; k += blockDim.x) {
-                int lo = 0, hi = BLOCK;  // the last row whose scan is <= k
+                int lo = 0, hi = (int)R;  // the last row whose scan is <= k (rows past R are empty)
                 while (hi - lo > 1) {
                     int mid = (lo + hi) >> 1;
                     if (sh.wend[mid] <= k) lo = mid;

@@ -1,6 +1,12 @@
-// pr.cu: PageRank. The kernels solve x = (1-d)/n + d * sum over in-edges u->v of x[u]/deg(u)
-// (dangling vertices leak), and the host normalises x to sum 1 at the end, which equals
-// redistributing dangling rank uniformly.
+// pr.cu: PageRank. A topology-driven sweep computes x'[v] = c + d * sum over in-edges u->v of
+// x[u]/deg(u), where the constant c is set per sweep (a.base) so that the dangling rank is
+// spread and the ranks are projected to sum 1 after every sweep (as engine/cpu's pullGS):
+// the ranks are stored unscaled, true = stored * scale; scale = 1 / (the stored sum of the
+// last sweep) and c = (1-d)/n / scale + d * D / n, D the stored rank of the dangling vertices
+// after the last sweep. Each sweep adds its L1 change, the sum of its stored ranks and of its
+// dangling ones to three doubles of its counter row (PR_ERR, PR_SUM, PR_DANG), from which the
+// host (or, fused, every thread) takes the next scale and c and the true L1 change,
+// scale * change + |1 - scale * sum|. The host normalises the final ranks to sum 1.
 // Compiled by `make ptx`: nvcc -ptx -arch=compute_70 -O3 -std=c++14 -o pr.ptx pr.cu
 //
 // Topology-driven pull (Gunrock, GAPBS): every vertex sums contrib[u] = rank[u]/deg(u) over its
@@ -11,8 +17,17 @@
 // residual and pushes those that cross eps.
 #include "common.cuh"
 
-// PR_ERR is the counter word that holds a sweep's L1 change as a double (cErr in run.go).
+// PR_ERR is the counter word that holds a sweep's L1 change as a double (cErr in run.go);
+// PR_SUM and PR_DANG hold the sums of its stored ranks and dangling ranks (cRankSum,
+// cRankDang). a.err points at PR_ERR of the sweep's counter row.
 #define PR_ERR 14
+#define PR_SUM 8
+#define PR_DANG 9
+
+// PrAcc accumulates a thread's share of a sweep's L1 change and rank sums.
+struct PrAcc {
+    double err, sum, dang;
+};
 
 __device__ __forceinline__ float out_deg(const Args& a, u32 v) { return (float)(a.out_off[v + 1] - a.out_off[v]); }
 
@@ -23,12 +38,14 @@ __device__ __forceinline__ double warp_sum(double x) {
     return x;
 }
 
-// pr_set writes the new rank of v and accumulates |change|.
-__device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, double* err) {
+// pr_set writes the new rank of v and accumulates |change|, the rank and the dangling rank.
+__device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, PrAcc* acc) {
     float nr = (float)(a.base + a.damping * sum);
     float old = a.rank[v];
-    *err += fabs((double)nr - (double)old);
+    acc->err += fabs((double)nr - (double)old);
+    acc->sum += nr;
     float d = out_deg(a, v);
+    if (d == 0) acc->dang += nr;
     if (a.update == 1) {  // update=1 here means Gauss-Seidel (sync=async): in place
         a.rank[v] = nr;
         a.contrib[v] = d > 0 ? nr / d : 0.f;
@@ -47,6 +64,27 @@ __device__ __forceinline__ void err_flush(const Args& a, double e) {
     if (threadIdx.x == 0 && s != 0) atomicAdd(a.err, s);
 }
 
+// acc_flush adds a block's PrAcc to the sweep's three counter doubles: warp sums, then one
+// shared atomic per warp and one global atomic per block and double. Every thread of the block
+// calls it.
+__device__ __forceinline__ void acc_flush(const Args& a, const PrAcc& acc) {
+    __shared__ double s[3];
+    if (threadIdx.x == 0) s[0] = s[1] = s[2] = 0;
+    __syncthreads();
+    double e = warp_sum(acc.err), r = warp_sum(acc.sum), g = warp_sum(acc.dang);
+    if ((threadIdx.x & 31) == 0) {
+        if (e != 0) atomicAdd(&s[0], e);
+        if (r != 0) atomicAdd(&s[1], r);
+        if (g != 0) atomicAdd(&s[2], g);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (s[0] != 0) atomicAdd(a.err, s[0]);
+        if (s[1] != 0) atomicAdd(a.err + (PR_SUM - PR_ERR), s[1]);
+        if (s[2] != 0) atomicAdd(a.err + (PR_DANG - PR_ERR), s[2]);
+    }
+}
+
 __device__ __forceinline__ double row_sum(const Args& a, i64 b, i64 end) {
     double s = 0;
     for (i64 e = b; e < end; e++) s += a.contrib[a.nbr[e]];
@@ -60,7 +98,7 @@ __device__ __forceinline__ double row_sum(const Args& a, i64 b, i64 end) {
 // segment at a time, update=0, so no two rows of a launch share a vertex; atomically when one
 // launch walks every segment, update=1), and pr_apply turns the sums into ranks.
 template <bool BLK>
-__device__ __forceinline__ void pr_out(const Args& a, i64 i, double s, double* err) {
+__device__ __forceinline__ void pr_out(const Args& a, i64 i, double s, PrAcc* err) {
     if (BLK) {
         u32 v = a.in_q[i];
         if (a.update) atomicAdd(&a.rank_next[v], s);
@@ -73,17 +111,17 @@ __device__ __forceinline__ void pr_out(const Args& a, i64 i, double s, double* e
 // pull_thread: one row per thread.
 template <bool BLK>
 __device__ void pull_thread(const Args& a) {
-    double err = 0;
+    PrAcc err = {0, 0, 0};
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         pr_out<BLK>(a, v, row_sum(a, a.off[v], a.off[v + 1]), &err);
     }
-    err_flush(a, err);
+    acc_flush(a, err);
 }
 
 // pull_warp: one row per warp, lanes stride its in-edges and reduce by shuffles.
 template <bool BLK>
 __device__ void pull_warp(const Args& a) {
-    double err = 0;
+    PrAcc err = {0, 0, 0};
     int lane = threadIdx.x & 31;
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
     for (i64 v = w; v < a.n; v += nw) {
@@ -93,7 +131,7 @@ __device__ void pull_warp(const Args& a) {
         s = warp_sum(s);
         if (lane == 0) pr_out<BLK>(a, v, s, &err);
     }
-    err_flush(a, err);
+    acc_flush(a, err);
 }
 
 __device__ __forceinline__ double block_sum(double x, double* tmp) {
@@ -114,14 +152,14 @@ __device__ __forceinline__ double block_sum(double x, double* tmp) {
 template <bool BLK>
 __device__ void pull_cta(const Args& a) {
     __shared__ double tmp[WARPS_PER_BLOCK];
-    double err = 0;
+    PrAcc err = {0, 0, 0};
     for (i64 v = blockIdx.x; v < a.n; v += gridDim.x) {
         double s = 0;
         for (i64 e = a.off[v] + threadIdx.x; e < a.off[v + 1]; e += blockDim.x) s += a.contrib[a.nbr[e]];
         s = block_sum(s, tmp);
         if (threadIdx.x == 0) pr_out<BLK>(a, v, s, &err);
     }
-    err_flush(a, err);
+    acc_flush(a, err);
 }
 
 // pull_twc: rows of at least BLOCK in-edges summed by the block, >= 32 by a warp, the rest by
@@ -131,7 +169,7 @@ __device__ void pull_twc(const Args& a) {
     __shared__ double tmp[WARPS_PER_BLOCK];
     __shared__ int owner;
     __shared__ i64 rs, re;
-    double err = 0;
+    PrAcc err = {0, 0, 0};
     int lane = threadIdx.x & 31;
     for (i64 base = blockIdx.x * (i64)blockDim.x; base < a.n; base += (i64)gridDim.x * blockDim.x) {
         i64 v = base + threadIdx.x;
@@ -176,7 +214,7 @@ __device__ void pull_twc(const Args& a) {
         /// 3. Thread.
         if (mine) pr_out<BLK>(a, v, row_sum(a, b, end), &err);
     }
-    err_flush(a, err);
+    acc_flush(a, err);
 }
 
 // pr_pull_<lb>: one topology-driven pull sweep (Jacobi or Gauss-Seidel, see pr_set).
@@ -220,18 +258,21 @@ ENTRY(pr_pull_np, PrAccPull, LNP)
 // pr_spush_<lb>: topology-driven push sweep, then pr_apply.
 ENTRIES(pr_spush, PrAccPush)
 
-// apply: rank = base + d * rank_next (the accumulated sums); contrib, error; rank_next = 0.
+// apply: rank = base + d * rank_next (the accumulated sums); contrib, L1 change and rank sums;
+// rank_next = 0.
 __device__ void apply(const Args& a) {
-    double err = 0;
+    PrAcc err = {0, 0, 0};
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         float nr = (float)(a.base + a.damping * a.rank_next[v]);
-        err += fabs((double)nr - (double)a.rank[v]);
+        err.err += fabs((double)nr - (double)a.rank[v]);
+        err.sum += nr;
         a.rank[v] = nr;
         a.rank_next[v] = 0.0;
         float d = out_deg(a, (u32)v);
         a.contrib[v] = d > 0 ? nr / d : 0.f;
+        if (d == 0) err.dang += nr;
     }
-    err_flush(a, err);
+    acc_flush(a, err);
 }
 
 // pr_apply: after an accumulating sweep (push, pull edge/coo/np, blocked pull).
@@ -251,9 +292,11 @@ template <int LB>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
+    double scale = a0.pr_scale, dang = a0.pr_dang;
     for (i64 k = 0; k < a0.iters; k++) {
         Args s = a0;
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
+        s.base = a0.base / scale + a0.damping * dang / (double)a0.n;  // see the top of the file
         if (a0.bound > 0) {
             for (i64 g = 0; g < a0.bound; g++) {
                 Args b = s;
@@ -286,7 +329,14 @@ __device__ void pr_fused(const Args& a0) {
             }
         }
         grid.sync();
+        /// The projection, taken alike by every thread from the sweep's counter row.
         double change = *((volatile double*)s.err);
+        double sum = *((volatile double*)(s.err + (PR_SUM - PR_ERR)));
+        dang = *((volatile double*)(s.err + (PR_DANG - PR_ERR)));
+        if (sum > 0) {
+            change = scale * change + fabs(1.0 - scale * sum);
+            scale = 1.0 / sum;
+        }
         if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[k * NCounters + CTime] = globaltimer();
         if (change < a0.eps || change != change) break;
     }
