@@ -133,6 +133,10 @@ func (r *run) step(sp *stepSpec) error {
 		case (lb == engine.LBTWC || lb == engine.LBETWC || lb == engine.LBNP) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
 			r.note = lbSuffix[lb] + ": small frontier of rich rows expanded edge-balanced"
 			lb = engine.LBEdge
+		case lb == engine.LBNP && sp.in.edges >= 0 && sp.in.edges < 2*sp.in.count:
+			// rows of one or two edges: np's block scan and barriers cost more than they pack
+			r.note = "np: frontier of short rows (under 2 edges on average) run a thread per row"
+			lb = engine.LBThread
 		}
 	}
 	// A bottom-up BFS row stops at its first parent, mostly after an edge or two: nested

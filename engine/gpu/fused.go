@@ -455,6 +455,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 				rec.Note = joinNote(rec.Note, "few rows with many edges: each row over the whole grid")
 			case dir == engine.Push && (s.LB == engine.LBTWC || s.LB == engine.LBETWC || s.LB == engine.LBNP) && cnt <= 4096 && int64(scout) >= 8*cnt:
 				rec.Note = joinNote(rec.Note, lbSuffix[s.LB]+": small frontier of rich rows, a warp per row")
+			case dir == engine.Push && s.LB == engine.LBNP && int64(scout) < 2*cnt:
+				rec.Note = joinNote(rec.Note, "np: frontier of short rows (under 2 edges on average) run a thread per row")
 			case dir == engine.Pull && (s.LB == engine.LBNP || s.LB == engine.LBETWC):
 				rec.Note = joinNote(rec.Note, lbSuffix[s.LB]+": bottom-up level run a thread per vertex (rows stop at their first parent)")
 			}

@@ -117,7 +117,7 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		}
 		iters := min(fuseChunk, p.MaxIter-done)
 		a.iter = int64(done)
-		a.base, a.prScale, a.prDang = proj.base, proj.scale, proj.dang
+		proj.fusedArgs(&a)
 		h, t, grid, err := r.coopSweeps(name, &a, iters)
 		if err != nil {
 			return err

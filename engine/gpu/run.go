@@ -79,10 +79,13 @@ type kargs struct {
 	doCount, doInit     int64
 	doSrc               int64
 	prScale, prDang     float64
+	prFixed             int64
+	prInitOut           float64
+	prInitDang          float64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 552
+const kargsSize = 576
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

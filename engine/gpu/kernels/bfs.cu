@@ -196,6 +196,8 @@ __device__ void bfs_do_loop(const Args& a0) {
                 advance<LGrid>(s, sh, f);
             } else if ((LB == LTWC || LB == LETWC || LB == LNP) && cnt <= 4096 && scout >= 8 * (i64)cnt) {
                 advance<LWarp>(s, sh, f);
+            } else if (LB == LNP && scout < 2 * (i64)cnt) {
+                advance<LThread>(s, sh, f);  // np: rows of one or two edges, as the host step
             } else {
                 if ((LB == LTWC || LB == LETWC) && scout >= 16 * (i64)cnt) s.rpb = 32, s.twc_warp = 8;
                 if (LB == LNP && scout >= 16 * (i64)cnt) s.rpb = (a0.rpb & 255) | (32 << 8), s.twc_warp = 8;

@@ -110,13 +110,18 @@ struct Args {
     i64 do_count;
     i64 do_init;
     i64 do_src;
-    // 8. PageRank's fused sweeps (kernels/pr.cu pr_fused): the projection's scale and the
-    // stored dangling rank the launch starts from (base holds (1-d)/V there).
+    // 8. PageRank (kernels/pr.cu): the projection's scale and the stored dangling rank a fused
+    // launch starts from (base holds the constant term before scaling there); pr_fixed: the
+    // dangling vertices are isolated, so their rank and its spread are constants (in base);
+    // pr_init_out, pr_init_dang: pr_init's start ranks for vertices with and without out-edges.
     double pr_scale;
     double pr_dang;
+    i64 pr_fixed;
+    double pr_init_out;
+    double pr_init_dang;
 };
 
-static_assert(sizeof(Args) == 552, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 576, "Args must match kargs in run.go");
 
 struct Shared {
     u32 q[AGG_SLOTS];

@@ -3,7 +3,9 @@
 // spread and the ranks are projected to sum 1 after every sweep (as engine/cpu's pullGS):
 // the ranks are stored unscaled, true = stored * scale; scale = 1 / (the stored sum of the
 // last sweep) and c = (1-d)/n / scale + d * D / n, D the stored rank of the dangling vertices
-// after the last sweep. Each sweep adds its L1 change, the sum of its stored ranks and of its
+// after the last sweep (on an undirected graph the dangling vertices are isolated: their rank
+// r = (1-d)/n / (1 - d z/n) for z of them and its spread d z r / n are constants, folded into
+// the constant term, pr_fixed). Each sweep adds its L1 change, the sum of its stored ranks and of its
 // dangling ones to three doubles of its counter row (PR_ERR, PR_SUM, PR_DANG), from which the
 // host (or, fused, every thread) takes the next scale and c and the true L1 change,
 // scale * change + |1 - scale * sum|. The host normalises the final ranks to sum 1.
@@ -296,7 +298,7 @@ __device__ void pr_fused(const Args& a0) {
     for (i64 k = 0; k < a0.iters; k++) {
         Args s = a0;
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
-        s.base = a0.base / scale + a0.damping * dang / (double)a0.n;  // see the top of the file
+        s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
         if (a0.bound > 0) {
             for (i64 g = 0; g < a0.bound; g++) {
                 Args b = s;
@@ -357,11 +359,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
     }
 }
 
-// pr_init: rank = 1/n (topology) or rank = 0, resid = (1-d)/n (data-driven); contrib follows.
+// pr_init: rank = pr_init_out or pr_init_dang (topology: 1/n, or the fixed start of isolated
+// dangling vertices, see pr.go) or rank = 0, resid = (1-d)/n (data-driven); contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_init(const Args a) {
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         float d = out_deg(a, (u32)v);
-        float r = a.resid ? 0.f : (float)(1.0 / (double)a.n);
+        float r = a.resid ? 0.f : (float)(d > 0 ? a.pr_init_out : a.pr_init_dang);
         a.rank[v] = r;
         if (a.rank_next) a.rank_next[v] = 0.0;
         a.contrib[v] = d > 0 ? r / d : 0.f;
