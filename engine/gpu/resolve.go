@@ -49,6 +49,11 @@ func (r *run) resolve() error {
 			// degree buckets (H200, kron scale 20: 0.212-0.232 ms against 0.249-0.276); the
 			// hub's top-down level runs over the whole grid whatever the lb
 			s.LB = engine.LBThread
+		} else if alg == engine.BFS && s.Fuse == engine.FuseOn && s.Direction == engine.DirAuto && s.LB == engine.LBTWC {
+			// the same on even dense degrees (urand), where the top-down levels keep twc's
+			// rules: lb=etwc runs the bottom-up levels a thread per vertex (H200, urand scale
+			// 20: 0.254-0.256 ms against twc's 0.268-0.272)
+			s.LB = engine.LBETWC
 		}
 	}
 	if s.LB == engine.LBNP && s.NP == 0 {

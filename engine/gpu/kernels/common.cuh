@@ -811,7 +811,9 @@ __device__ void fused_loop(const Args& a0) {
         s.far_q = far_sel ? a0.far2 : a0.far_q;
         s.far_len = far_sel ? a0.far_len2 : a0.far_len;
         u32 cnt = *((volatile u32*)s.in_len);
+        bool refilled = false;  // this input came from the far pile
         if (cnt == 0 && a0.far_q) {
+            refilled = true;
             /// Near-far: the near worklist is empty; move the bound past the smallest far
             /// distance and split the far pile into this iteration's input and the other pile.
             u32* dst_q = far_sel ? a0.far_q : a0.far2;
@@ -856,7 +858,30 @@ __device__ void fused_loop(const Args& a0) {
         if (cnt == 0) break;
         s.bound = bound;
         F f{s};
-        advance<LB>(s, sh, f);
+        if (LB == LTWC || LB == LETWC || LB == LNP) {
+            /// twc, etwc and np adapt to the frontier as the host-driven step does, from the
+            /// edges of the last iteration's near pushes (this input, unless a far split
+            /// refilled it: then unknown, -1): a small frontier (<= 4096 rows) of rich or
+            /// unknown rows a warp per row; rich rows (>= 16 edges on average) 32 rows a block
+            /// and a warp for every row of 8 or more edges; np's rows of under 2 edges a
+            /// thread each.
+            i64 sc = k > 0 && !refilled && a0.out_off ? (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]) : -1;
+            s.rpb = a0.rpb;
+            s.twc_warp = a0.twc_warp;
+            if (cnt <= 4096 && (sc < 0 || sc >= 8 * (i64)cnt)) {
+                advance<LWarp>(s, sh, f);
+            } else if (LB == LNP && sc >= 0 && sc < 2 * (i64)cnt) {
+                advance<LThread>(s, sh, f);
+            } else {
+                if (sc >= 16 * (i64)cnt) {
+                    s.rpb = LB == LNP ? (a0.rpb & 255) | (32 << 8) : 32;
+                    s.twc_warp = 8;
+                }
+                advance<LB>(s, sh, f);  // (f reads s)
+            }
+        } else {
+            advance<LB>(s, sh, f);
+        }
         if (a0.val != a0.val_in) {
             grid.sync();
             for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < s.n; v += (i64)gridDim.x * blockDim.x)
