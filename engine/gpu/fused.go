@@ -122,6 +122,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 			a.outOff = 0 // no frontier-edge count: two random loads less per push
 		}
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
+		a.doScout = st.cur.edges // the first input's edges, for twc/etwc/np's rules (-1: unknown)
 		if st.far != nil {
 			fa, _ := r.storage(st.far)
 			fb, _ := r.storage(st.rest)
@@ -178,6 +179,13 @@ func (r *run) fusedLoop(st *fusedState) error {
 			}
 			if st.far != nil {
 				rec.Note += " bound " + itoa(int64(tr(k, cBound)))
+			}
+			sc := inEdges
+			if k > 0 && st.far != nil && !ssspScout || tr(k, cMinFar) != 0 {
+				sc = -1 // the kernel's count is unknown after a far split
+			}
+			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc); note != "" {
+				rec.Note = joinNote(rec.Note, note)
 			}
 			prev = t
 			inEdges = int64(tr(k, cScout))
@@ -492,6 +500,26 @@ func (r *run) bfsFusedDO(src uint32) error {
 }
 
 func micros(d time.Duration) float64 { return float64(d) / 1e3 }
+
+// fusedRule names the rule a fused push loop (kernels/common.cuh fused_loop) applies to an
+// input of cnt rows and sc edges (-1: unknown) under lb=twc|etwc|np, for the trace; "" when
+// the lb runs as it is.
+func fusedRule(lb engine.LoadBalance, cnt, sc int64) string {
+	if lb != engine.LBTWC && lb != engine.LBETWC && lb != engine.LBNP {
+		return ""
+	}
+	switch {
+	case cnt <= 64 && sc >= 1<<14:
+		return "few rows with many edges: each row over the whole grid"
+	case cnt <= 4096 && (sc < 0 || sc >= 8*cnt):
+		return lbSuffix[lb] + ": small frontier of rich rows, a warp per row"
+	case lb == engine.LBNP && sc >= 0 && sc < 2*cnt:
+		return "np: frontier of short rows (under 2 edges on average) run a thread per row"
+	case sc >= 16*cnt:
+		return lbSuffix[lb] + ": rich frontier, 32 rows a block and a warp for rows of 8 or more edges"
+	}
+	return ""
+}
 
 func joinNote(a, b string) string {
 	if a == "" {

@@ -859,16 +859,21 @@ __device__ void fused_loop(const Args& a0) {
         s.bound = bound;
         F f{s};
         if (LB == LTWC || LB == LETWC || LB == LNP) {
-            /// twc, etwc and np adapt to the frontier as the host-driven step does, from the
-            /// edges of the last iteration's near pushes (this input, unless a far split
-            /// refilled it: then unknown, -1): a small frontier (<= 4096 rows) of rich or
-            /// unknown rows a warp per row; rich rows (>= 16 edges on average) 32 rows a block
-            /// and a warp for every row of 8 or more edges; np's rows of under 2 edges a
-            /// thread each.
-            i64 sc = k > 0 && !refilled && a0.out_off ? (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]) : -1;
+            /// twc, etwc and np adapt to the frontier as the host-driven step does, from its
+            /// edges: the host's count for the launch's first input (do_scout), then the edges
+            /// of the last iteration's near pushes (this input, unless a far split refilled
+            /// it: then unknown, -1). A hub's few rows over the whole grid; a small frontier
+            /// (<= 4096 rows) of rich or unknown rows a warp per row; rich rows (>= 16 edges
+            /// on average) 32 rows a block and a warp for every row of 8 or more edges; np's
+            /// rows of under 2 edges a thread each (fused.go fusedRule traces the same).
+            i64 sc = -1;
+            if (!refilled)
+                sc = k == 0 ? a0.do_scout : a0.out_off ? (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]) : -1;
             s.rpb = a0.rpb;
             s.twc_warp = a0.twc_warp;
-            if (cnt <= 4096 && (sc < 0 || sc >= 8 * (i64)cnt)) {
+            if (cnt <= 64 && sc >= 16384) {
+                advance<LGrid>(s, sh, f);
+            } else if (cnt <= 4096 && (sc < 0 || sc >= 8 * (i64)cnt)) {
                 advance<LWarp>(s, sh, f);
             } else if (LB == LNP && sc >= 0 && sc < 2 * (i64)cnt) {
                 advance<LThread>(s, sh, f);
