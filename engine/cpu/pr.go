@@ -44,6 +44,9 @@ type prState struct {
 	base float64
 	inv  []float64 // 1/outdeg, 0 for dangling vertices
 	cnt  []fcounters
+
+	rankSum float64 // the ranks' sum, when haveSum (a form that summed them on its last pass)
+	haveSum bool
 }
 
 // fcounters are per-worker float tallies, padded to a cache line.
@@ -112,15 +115,18 @@ func runPR(ctx context.Context, r *Run) error {
 		return err
 	}
 	r.Res.Rank = rank
-	clear(p.cnt)
-	r.forRange(p.n, 1<<14, 1, func(w, lo, hi int) {
-		sum := 0.0
-		for _, x := range rank[lo:hi] {
-			sum += x
-		}
-		p.cnt[w].a += sum
-	})
-	r.Res.Summary.RankSum, _ = p.sums()
+	if !p.haveSum {
+		clear(p.cnt)
+		r.forRange(p.n, 1<<14, 1, func(w, lo, hi int) {
+			sum := 0.0
+			for _, x := range rank[lo:hi] {
+				sum += x
+			}
+			p.cnt[w].a += sum
+		})
+		p.rankSum, _ = p.sums()
+	}
+	r.Res.Summary.RankSum = p.rankSum
 	return r.ctxErr(ctx)
 }
 
@@ -276,7 +282,19 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			break
 		}
 	}
-	p.scaleRanks(rank, scale)
+	// Scale the stored ranks to the true ones, and sum them for the summary on the way.
+	clear(p.cnt)
+	p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
+		sum := 0.0
+		for v := lo; v < hi; v++ {
+			x := rank[v] * scale
+			rank[v] = x
+			sum += x
+		}
+		p.cnt[w].a += sum
+	})
+	p.rankSum, _ = p.sums()
+	p.haveSum = true
 	return rank, nil
 }
 
@@ -530,21 +548,28 @@ func (p *prState) startRanks(rank []float64, contrib []float32) (dangling, sprea
 	if p.t != nil {
 		toff = p.t.Offsets
 	}
-	cnt := make([]counters, p.Workers)
-	p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
-		var z, reached int64
-		for v := lo; v < hi; v++ {
-			if off[v+1] == off[v] {
-				z++
-				if toff != nil && toff[v+1] != toff[v] {
-					reached++
+	var tot counters // a: dangling vertices, b: those of them with in-arcs
+	if !p.g.Directed {
+		if h := p.g.DegreeHistogram(); len(h) > 0 { // cached: no pass
+			tot.a = h[0]
+		}
+	} else {
+		cnt := make([]counters, p.Workers)
+		p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
+			var z, reached int64
+			for v := lo; v < hi; v++ {
+				if off[v+1] == off[v] {
+					z++
+					if toff != nil && toff[v+1] != toff[v] {
+						reached++
+					}
 				}
 			}
-		}
-		cnt[w].a += z
-		cnt[w].b += reached
-	})
-	tot := sumCounters(cnt)
+			cnt[w].a += z
+			cnt[w].b += reached
+		})
+		tot = sumCounters(cnt)
+	}
 	z := float64(tot.a)
 	fixed = tot.b == 0 && 1-d*z/float64(n) > 0
 	r := base / (1 - d*z/float64(n)) // an isolated vertex's rank, when fixed
@@ -575,16 +600,4 @@ func (p *prState) startRanks(rank []float64, contrib []float32) (dangling, sprea
 		}
 	})
 	return dangling, spread, fixed
-}
-
-// scaleRanks multiplies the ranks by scale on the workers (skipped when scale is 1).
-func (p *prState) scaleRanks(rank []float64, scale float64) {
-	if scale == 1 {
-		return
-	}
-	p.forRange(len(rank), 1<<14, 1, func(_, lo, hi int) {
-		for v := lo; v < hi; v++ {
-			rank[v] *= scale
-		}
-	})
 }
