@@ -9,20 +9,23 @@ import (
 	"testing"
 )
 
-// TestPTXCurrent fails when a kernel source is newer than its PTX, or, where nvcc 11.8 is on
-// the PATH, when the committed PTX differs from a fresh compile (run `make ptx`).
+// TestPTXCurrent fails, where nvcc 11.8 is on the PATH, when the committed PTX differs from a
+// fresh compile (run `make ptx`); elsewhere when a kernel's .cu is clearly newer than its PTX.
+// Headers are left to the compile check: a header change need not change every module's PTX
+// (kernels/pr.ptx stays the same when fused_loop in common.cuh changes), and git leaves the
+// unchanged PTX with its old time, so comparing a header's time with every PTX failed falsely
+// on the device machine after a merge.
 func TestPTXCurrent(t *testing.T) {
 	cus, _ := filepath.Glob("kernels/*.cu")
 	if len(cus) == 0 {
 		t.Fatal("no kernels/*.cu")
 	}
-	hdrs, _ := filepath.Glob("kernels/*.cuh")
 	nvcc, _ := exec.LookPath("nvcc")
 	if nvcc != "" {
 		// The committed PTX comes from Debian's nvcc 11.8 (make cuda-toolkit); another
 		// release writes different PTX for the same source, so only 11.8 is compared.
 		if out, err := exec.Command(nvcc, "--version").Output(); err != nil || !bytes.Contains(out, []byte("release 11.8")) {
-			t.Logf("nvcc is not release 11.8: comparing modification times only")
+			t.Logf("nvcc is not release 11.8: comparing the .cu files' modification times only")
 			nvcc = ""
 		}
 	}
@@ -34,12 +37,10 @@ func TestPTXCurrent(t *testing.T) {
 			continue
 		}
 		if nvcc == "" {
-			// Without nvcc, modification times are all there is (a fresh checkout sets them
-			// arbitrarily, so only a clearly newer source counts).
-			for _, src := range append([]string{cu}, hdrs...) {
-				if st, err := os.Stat(src); err == nil && st.ModTime().Sub(pst.ModTime()) > 2e9 {
-					t.Errorf("%s is newer than %s: run `make ptx`", src, ptx)
-				}
+			// Without nvcc 11.8, modification times are all there is (a fresh checkout sets
+			// them arbitrarily, so only a clearly newer source counts).
+			if st, err := os.Stat(cu); err == nil && st.ModTime().Sub(pst.ModTime()) > 2e9 {
+				t.Errorf("%s is newer than %s: run `make ptx`", cu, ptx)
 			}
 			continue
 		}
