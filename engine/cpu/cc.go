@@ -147,6 +147,10 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
+// lookAhead is how many vertices ahead Afforest's neighbour rounds load the labels they will
+// link with (urand20 CC ~15% faster at 16, less at 6; kron20 unchanged).
+const lookAhead = 16
+
 // afforest is Sutton et al.'s algorithm with two neighbour rounds, done in one pass: each
 // vertex links to its first two neighbours, then one compress. GAPBS compresses after each
 // round, which shortens the paths the second round's links climb; here the second pass over
@@ -162,9 +166,22 @@ func (c *ccState) afforest(ctx context.Context) error {
 	}
 	start := time.Now()
 	clear(c.cnt)
+	comp := c.comp
 	c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
 		var scanned int64
+		var touch uint32
 		for u := lo; u < hi; u++ {
+			if a := u + lookAhead; a < hi {
+				// Load the labels a later vertex will link with now, so that their cache
+				// misses overlap this vertex's links (each ends in a CAS, which on x86
+				// waits for earlier loads: the misses would otherwise come one by one).
+				if s, e := off[a], off[a+1]; s < e {
+					touch += comp[nb[s]]
+					if s+1 < e {
+						touch += comp[nb[s+1]]
+					}
+				}
+			}
 			s, e := off[u], off[u+1]
 			if k := min(e-s, rounds); k > 0 {
 				for _, v := range nb[s : s+k] {
@@ -174,6 +191,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 			}
 		}
 		c.cnt[w].a += scanned
+		c.cnt[w].d += int64(touch) // keeps the loads
 	})
 	c.compress()
 	tot := sumCounters(c.cnt)
@@ -185,7 +203,6 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start = time.Now()
 	giant, share := c.sampleFrequent()
 	clear(c.cnt)
-	comp := c.comp
 	t := c.t
 	c.forRange(c.n, 1<<10, 1, func(w, lo, hi int) {
 		var skipped, scanned int64
