@@ -122,7 +122,14 @@ func (c *ccState) compress() {
 				if p == pp {
 					break
 				}
-				atomic.StoreUint32(&comp[v], pp)
+				if raceBuild {
+					atomic.StoreUint32(&comp[v], pp)
+				} else {
+					// A plain store: an atomic one is a locked XCHG on amd64, a full barrier
+					// that keeps the next vertices' loads from overlapping. Other workers
+					// may read comp[v] old or new, both its ancestors (see raceBuild).
+					comp[v] = pp
+				}
 			}
 		}
 	})
@@ -176,9 +183,9 @@ func (c *ccState) afforest(ctx context.Context) error {
 				// misses overlap this vertex's links (each ends in a CAS, which on x86
 				// waits for earlier loads: the misses would otherwise come one by one).
 				if s, e := off[a], off[a+1]; s < e {
-					touch += comp[nb[s]]
+					touch += atomic.LoadUint32(&comp[nb[s]]) // (a plain MOV on amd64)
 					if s+1 < e {
-						touch += comp[nb[s+1]]
+						touch += atomic.LoadUint32(&comp[nb[s+1]])
 					}
 				}
 			}
