@@ -1,0 +1,64 @@
+package cpu_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
+)
+
+// TestBFSReached checks the BFS summary's reached count against the depths, and that every
+// unreached vertex holds exactly UnreachedDepth (unvisited vertices hold -1 - out-degree
+// until the end), on the matrix's graphs, disconnected, directed and from an isolated
+// source included, under schedules that take each step and frontier form.
+func TestBFSReached(t *testing.T) {
+	e, err := engine.Open("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scheds := []string{"", "direction=push", "direction=pull", "update=rw", "update=rw dedup=cull",
+		"frontier=bitmap", "driven=topology", "driven=hybrid", "chunk=64 split=cyclic"}
+	for _, c := range enginetest.Graphs(t) {
+		n := c.G.NumVertices()
+		srcs := []int64{-1, 0, int64(n - 1)}
+		for v := 0; v < n; v++ {
+			if c.G.Degree(uint32(v)) == 0 {
+				srcs = append(srcs, int64(v)) // an isolated source
+				break
+			}
+		}
+		for _, sc := range scheds {
+			sched := engine.Schedule{Workers: 2}
+			for _, kv := range strings.Fields(sc) {
+				k, v, _ := strings.Cut(kv, "=")
+				if err := sched.Set(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, src := range srcs {
+				p := engine.DefaultParams()
+				p.Src = src
+				name := fmt.Sprintf("%s/%q/src=%d", c.Name, sc, src)
+				res, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BFS, Params: p, Schedule: sched})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				var reached int64
+				for v, d := range res.Depth {
+					switch {
+					case d >= 0:
+						reached++
+					case d != engine.UnreachedDepth:
+						t.Fatalf("%s: depth[%d] = %d, want %d or >= 0", name, v, d, engine.UnreachedDepth)
+					}
+				}
+				if res.Summary.Reached != reached {
+					t.Errorf("%s: summary reached %d, depths say %d", name, res.Summary.Reached, reached)
+				}
+			}
+		}
+	}
+}
