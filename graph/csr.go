@@ -132,6 +132,7 @@ func buildTranspose(g *CSR, workers int) *CSR {
 	wg.Wait()
 	// 3. Offsets, and per-worker start cursors: worker w writes after workers < w.
 	off := make([]int64, n+1)
+	AdviseHuge(off)
 	var sum int64
 	for v := 0; v < n; v++ {
 		off[v] = sum
@@ -144,9 +145,11 @@ func buildTranspose(g *CSR, workers int) *CSR {
 	off[n] = sum
 	// 4. Scatter.
 	nb := make([]uint32, len(g.Neighbors))
+	AdviseHuge(nb)
 	var wt []int32
 	if g.Weights != nil {
 		wt = make([]int32, len(g.Weights))
+		AdviseHuge(wt)
 	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)

@@ -46,6 +46,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	w := workers()
 	var st buildStats
 	off := make([]int64, n+1)
+	graph.AdviseHuge(off)
 	var total int64
 	for _, b := range blocks {
 		total += int64(b.len())
@@ -84,9 +85,11 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 
 	// 3. Allocate.
 	nb := make([]uint32, arcs)
+	graph.AdviseHuge(nb)
 	var wt []int32
 	if sp.weighted {
 		wt = make([]int32, arcs)
+		graph.AdviseHuge(wt)
 	}
 
 	// 4. Scatter. off[v] is v's write cursor; afterwards it is the end of v's list.
@@ -178,9 +181,11 @@ func buildShared(ctx context.Context, blocks []*edgeBlock, sp buildSpec, off []i
 	}
 	arcs := prefixSum(off, w)
 	nb := make([]uint32, arcs)
+	graph.AdviseHuge(nb)
 	var wt []int32
 	if sp.weighted {
 		wt = make([]int32, arcs)
+		graph.AdviseHuge(wt)
 	}
 	sp.prog.phase("scatter", total)
 	parallelFor(len(blocks), w, func(bi int) {

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"unsafe"
+
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // sortSquish sorts every neighbour list of the CSR (off, nb, wt) and, when dedup is set, drops
@@ -94,9 +96,9 @@ func sortSquish(ctx context.Context, off []int64, nb []uint32, wt []int32, dedup
 	}
 	// Give the slack back when it is worth a copy.
 	if shift > int64(len(nb))/8 {
-		nb = slices.Clone(nb[:m])
+		nb = cloneHuge(nb[:m])
 		if wt != nil {
-			wt = slices.Clone(wt[:m])
+			wt = cloneHuge(wt[:m])
 		}
 		return nb, wt, shift
 	}
@@ -168,4 +170,12 @@ func radixSort(list []uint32, scratch []uint64, idBits int) []uint64 {
 		copy(list, src)
 	}
 	return scratch
+}
+
+// cloneHuge is slices.Clone onto memory advised for huge pages (graph.AdviseHuge).
+func cloneHuge[T any](s []T) []T {
+	c := make([]T, len(s))
+	graph.AdviseHuge(c)
+	copy(c, s)
+	return c
 }

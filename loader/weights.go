@@ -70,6 +70,7 @@ func applyWeights(g *graph.CSR, spec weightSpec, seed int64) {
 	}
 	// A fresh array: the old one may be a read-only memory map of a .gwg file.
 	wt := make([]int32, len(g.Neighbors))
+	graph.AdviseHuge(wt)
 	span := uint64(spec.hi-spec.lo) + 1
 	key := mix64(uint64(seed) ^ 0x5eed)
 	parts := splitByArcs(g.Offsets, workers()*4)
