@@ -29,7 +29,8 @@ type buildStats struct {
 //  1. count degrees: each goroutine owns a range of vertices and counts, over all the edges,
 //     the arcs that leave its vertices (dropped self-loops are counted instead);
 //  2. prefix sum: the counts become the start of each neighbour list;
-//  3. allocate the neighbour (and weight) arrays, exactly the size counted;
+//  3. allocate the neighbour (and weight) arrays, exactly the size counted, on transparent
+//     huge pages (graph.AdviseHuge: random reads of a large graph are TLB-bound);
 //  4. scatter: each goroutine owns a range of about equal arcs and, reading all the edges in
 //     order, writes the arcs that leave its vertices (with the reverse arcs when symmetrizing);
 //     ownership means no atomics, and lists come out in input order. On large graphs the
