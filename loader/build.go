@@ -85,13 +85,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 	arcs := prefixSum(off, w)
 
 	// 3. Allocate.
-	nb := make([]uint32, arcs)
-	graph.AdviseHuge(nb)
-	var wt []int32
-	if sp.weighted {
-		wt = make([]int32, arcs)
-		graph.AdviseHuge(wt)
-	}
+	nb, wt := allocArcs(arcs, sp.weighted)
 
 	// 4. Scatter. off[v] is v's write cursor; afterwards it is the end of v's list.
 	sp.prog.phase("scatter", total)
@@ -181,13 +175,7 @@ func buildShared(ctx context.Context, blocks []*edgeBlock, sp buildSpec, off []i
 		return nil, st, err
 	}
 	arcs := prefixSum(off, w)
-	nb := make([]uint32, arcs)
-	graph.AdviseHuge(nb)
-	var wt []int32
-	if sp.weighted {
-		wt = make([]int32, arcs)
-		graph.AdviseHuge(wt)
-	}
+	nb, wt := allocArcs(arcs, sp.weighted)
 	sp.prog.phase("scatter", total)
 	parallelFor(len(blocks), w, func(bi int) {
 		if ctx.Err() != nil {
@@ -383,4 +371,17 @@ func prefixSum(off []int64, w int) int64 {
 	})
 	off[n] = base
 	return base
+}
+
+// allocArcs makes the neighbour array and, for a weighted graph, the weight array of a CSR of
+// arcs arcs, on transparent huge pages (graph.AdviseHuge) before the scatter fills them.
+func allocArcs(arcs int64, weighted bool) ([]uint32, []int32) {
+	nb := make([]uint32, arcs)
+	graph.AdviseHuge(nb)
+	var wt []int32
+	if weighted {
+		wt = make([]int32, arcs)
+		graph.AdviseHuge(wt)
+	}
+	return nb, wt
 }
