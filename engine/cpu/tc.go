@@ -21,7 +21,7 @@ import (
 //     sqrt(2m), which is what makes skewed graphs tractable. With relabel=on the vertices are
 //     first renumbered in rank order, so that oriented lists are sorted by rank and hot
 //     vertices sit together in memory; relabel=auto does it when GAPBS's sampled heuristic
-//     (WorthRelabelling) finds the degrees skewed: average degree at least 10 and the average
+//     (engine.TCWorthRelabelling) finds the degrees skewed: average degree at least 10 and the average
 //     of 1000 sampled degrees above 1.3 times their median.
 //  2. count: for every oriented arc u->v, add |N+(u) ∩ N+(v)|: each triangle is found once,
 //     from its lowest-ranked vertex. When lists are sorted by rank (relabel=on, order=id), only
