@@ -110,29 +110,20 @@ func benchRun(b *testing.B, f *fixture, a engine.Algorithm) {
 		res.Schedule.Relevant(a, "cpu"), res.Summary.Iterations)
 }
 
-func BenchmarkBFS(b *testing.B) {
-	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.BFS) })
-	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.BFS) })
-	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.BFS) })
+// benchGraphs runs algorithm a's benchmark on each of the graphs, as sub-benchmarks.
+func benchGraphs(b *testing.B, a engine.Algorithm) {
+	for _, c := range []struct {
+		name string
+		f    *fixture
+	}{{"kron20", kron20}, {"urand20", urand20}, {"NY", ny}} {
+		b.Run(c.name, func(b *testing.B) { benchRun(b, c.f, a) })
+	}
 }
 
-func BenchmarkSSSP(b *testing.B) {
-	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.SSSP) })
-	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.SSSP) })
-	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.SSSP) })
-}
-
-func BenchmarkCC(b *testing.B) {
-	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.CC) })
-	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.CC) })
-	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.CC) })
-}
-
-func BenchmarkPR(b *testing.B) {
-	b.Run("kron20", func(b *testing.B) { benchRun(b, kron20, engine.PR) })
-	b.Run("urand20", func(b *testing.B) { benchRun(b, urand20, engine.PR) })
-	b.Run("NY", func(b *testing.B) { benchRun(b, ny, engine.PR) })
-}
+func BenchmarkBFS(b *testing.B)  { benchGraphs(b, engine.BFS) }
+func BenchmarkSSSP(b *testing.B) { benchGraphs(b, engine.SSSP) }
+func BenchmarkCC(b *testing.B)   { benchGraphs(b, engine.CC) }
+func BenchmarkPR(b *testing.B)   { benchGraphs(b, engine.PR) }
 
 // cpuTime returns the process's user+system CPU time.
 func cpuTime() time.Duration {
