@@ -178,7 +178,7 @@ type Schedule struct {
 	PushAgg   PushAgg
 	Fuse      Fuse
 	Delta     int // sssp bucket width (0 = chosen from the weights)
-	Blocking  int // EdgeBlocking segment size in vertices (0 = off)
+	Blocking  int // EdgeBlocking segment size in vertices (0 = auto, BlockingOff = off)
 	Method    Method
 	Order     Order
 	Intersect Intersect
@@ -372,6 +372,43 @@ func intKnob(name string, field func(*Schedule) *int, def, doc, source string, a
 	}
 }
 
+// BlockingOff is Schedule.Blocking's value for blocking=off. It differs from 0 (auto), so that
+// an engine that blocks by itself where it wins can still be told not to.
+const BlockingOff = -1
+
+// blockingKnob is EdgeBlocking's knob: auto (the engine decides), off, or the segment size.
+func blockingKnob() Knob {
+	return Knob{
+		Name: "blocking", Default: "auto", Source: "UGF", Algorithms: []Algorithm{PR},
+		Doc: "EdgeBlocking: destination vertices per segment for topology-driven sweeps (off, or auto: the engine decides)",
+		get: func(s *Schedule) string {
+			switch {
+			case s.Blocking == 0:
+				return "auto"
+			case s.Blocking < 0:
+				return "off"
+			}
+			return strconv.Itoa(s.Blocking)
+		},
+		set: func(s *Schedule, v string) error {
+			switch v {
+			case "auto":
+				s.Blocking = 0
+				return nil
+			case "off":
+				s.Blocking = BlockingOff
+				return nil
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return fmt.Errorf("engine: blocking=%s: want off, auto or a positive number of vertices per segment", v)
+			}
+			s.Blocking = n
+			return nil
+		},
+	}
+}
+
 var (
 	traversals = []Algorithm{BFS, SSSP, BC}
 	gpuOnly    = []string{"gpu"}
@@ -426,9 +463,7 @@ var knobs = []Knob{
 		[]Algorithm{BFS, SSSP, CC, PR}, gpuOnly),
 	intKnob("delta", func(s *Schedule) *int { return &s.Delta }, "auto",
 		"sssp bucket width (delta-stepping / near-far)", "IrGL, Gunrock, UGF, GAPBS", []Algorithm{SSSP}, nil),
-	intKnob("blocking", func(s *Schedule) *int { return &s.Blocking }, "off",
-		"EdgeBlocking: destination vertices per segment for topology-driven sweeps", "UGF",
-		[]Algorithm{PR}, nil),
+	blockingKnob(),
 	enumKnob("method", methodNames, func(s *Schedule) *Method { return &s.Method },
 		"algorithm variant: sssp deltastep|nearfar; cc labelprop|sv|afforest", "GAPBS, Gunrock, Soman et al.",
 		[]Algorithm{SSSP, CC}, nil),

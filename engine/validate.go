@@ -138,7 +138,8 @@ var knobNeeds = map[string]func(s *Schedule, a Algorithm) string{
 		return ""
 	}),
 	"blocking": func(s *Schedule, a Algorithm) string {
-		if a == PR && (s.Driven == Data || s.Direction == Push) {
+		// blocking=off asks for nothing, so it is never refused.
+		if a == PR && s.Blocking != BlockingOff && (s.Driven == Data || s.Direction == Push) {
 			return "blocking (EdgeBlocking) segments a topology-driven pull sweep by destination; it needs driven=topology and direction=pull"
 		}
 		return ""

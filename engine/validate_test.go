@@ -38,6 +38,9 @@ func TestValidateAlgorithmRules(t *testing.T) {
 		{PR, "cpu", "direction=push driven=topology sync=sync", ""},
 		{PR, "cpu", "direction=pull driven=topology sync=async", ""},
 		{PR, "cpu", "driven=data sync=async", ""},
+		{PR, "gpu", "direction=push blocking=4096", "needs driven=topology and direction=pull"},
+		{PR, "gpu", "direction=push blocking=off", ""},
+		{PR, "gpu", "direction=pull driven=topology blocking=4096", ""},
 		{PR, "cpu", "driven=hybrid", "driven=hybrid"},
 		{MIS, "cpu", "driven=hybrid", "threshold is a knob of bfs, sssp and cc only"},
 		{MST, "gpu", "driven=hybrid", "threshold is a knob of bfs, sssp and cc only"},
@@ -166,6 +169,34 @@ func TestKnobNeedsAllChecked(t *testing.T) {
 	for n := range knobNeeds {
 		if !seen[n] {
 			t.Errorf("knob need %q is never checked by Validate", n)
+		}
+	}
+}
+
+// TestBlockingKnob: blocking has three states, auto (the engine may block), off and a segment
+// size, and each reads back as it was set; off must stay distinct from auto, or an engine that
+// blocks by itself could not be told not to.
+func TestBlockingKnob(t *testing.T) {
+	for _, c := range []struct {
+		set  string
+		want int
+		get  string
+	}{{"auto", 0, "auto"}, {"off", BlockingOff, "off"}, {"4096", 4096, "4096"}} {
+		var s Schedule
+		if err := s.Set("blocking", c.set); err != nil {
+			t.Fatalf("blocking=%s: %v", c.set, err)
+		}
+		if s.Blocking != c.want {
+			t.Errorf("blocking=%s: field %d, want %d", c.set, s.Blocking, c.want)
+		}
+		if got := s.Get("blocking"); got != c.get {
+			t.Errorf("blocking=%s reads back as %q", c.set, got)
+		}
+	}
+	for _, bad := range []string{"0", "-5", "abc"} {
+		var s Schedule
+		if err := s.Set("blocking", bad); err == nil || !strings.Contains(err.Error(), "want off, auto") {
+			t.Errorf("blocking=%s: error %v, want one naming off, auto and a size", bad, err)
 		}
 	}
 }

@@ -62,9 +62,10 @@ func runPR(ctx context.Context, r *Run) error {
 	if err := r.vertexLB(); err != nil {
 		return err
 	}
-	if s.Blocking != 0 {
+	if s.Blocking > 0 {
 		return fmt.Errorf("cpu: pr blocking (EdgeBlocking) is a GPU engine schedule here: %w", engine.ErrUnsupported)
 	}
+	s.Blocking = engine.BlockingOff
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Topology
 	}

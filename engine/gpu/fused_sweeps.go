@@ -180,7 +180,7 @@ func ccSVFused(r *run, val buffer) error {
 // 0.385 against 0.324 ms).
 func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
-	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg < 5 && lbOK && s.Blocking == 0 &&
+	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg < 5 && lbOK && s.Blocking <= 0 &&
 		s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid {
 		s.Fuse = engine.FuseOn
 	}

@@ -30,7 +30,7 @@ func (r *run) resolve() error {
 		return unsupported("lb=etwc is implemented for BFS and SSSP (thread, warp, cta, twc, edge, coo and np run everywhere)")
 	case s.LB == engine.LBVertex && alg != engine.TC:
 		return unsupported("lb=vertex is triangle counting's vertex-parallel split; the traversals' thread mapping is lb=thread")
-	case s.Blocking != 0 && alg != engine.PR:
+	case s.Blocking > 0 && alg != engine.PR:
 		return unsupported("blocking (EdgeBlocking) segments PageRank's pull sweeps; %s has none", alg)
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
@@ -123,9 +123,12 @@ func (r *run) resolve() error {
 		req := r.req.Schedule
 		if s.Blocking == 0 && s.Fuse == engine.FuseOff && s.Driven == engine.Topology && s.Direction == engine.Pull &&
 			req.LB == engine.LBAuto && req.Sync == engine.SyncAuto {
-			// blocking=auto when the sweep's other knobs are auto too (so that blocking=off,
-			// which reads as 0 like auto, stays reachable: lb=twc sync=sync is unblocked)
+			// blocking=auto blocks only when lb and sync are auto too: a chosen lb or sync
+			// may be one the blocked sweep refuses (edge, coo, np; Gauss-Seidel)
 			s.Blocking = autoBlocking(r.n, p.AvgDegree, p.MaxDegree)
+		}
+		if s.Blocking == 0 {
+			s.Blocking = engine.BlockingOff
 		}
 		if s.Sync == engine.SyncAuto {
 			switch {

@@ -66,7 +66,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		// blocking=N (EdgeBlocking): 64 cuts the small graphs into many segments (one atomic
 		// launch per sweep past 64 segments), 4096 into a few (a launch per segment)
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "thread", "warp", "cta", "twc"), axis("blocking", "64", "4096")},
-		{axis("blocking", "auto", "64", "4096")},
+		{axis("blocking", "auto", "off", "64", "4096")},
 		// fuse=on: the sweep loop and its convergence test in one cooperative launch
 		{axis("fuse", "on"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
 		{axis("fuse", "on"), axis("blocking", "64", "4096"), axis("lb", "thread", "twc")},
