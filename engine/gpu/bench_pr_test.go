@@ -20,7 +20,9 @@ import (
 // TestBenchPRCC measures PageRank's EdgeBlocking (blocking=N) and fused sweeps (fuse=on), and
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
-// lists more segment sizes, GW_BENCH_REPS the runs). For each schedule it prints the median
+// lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
+// comma-separated list, where cap=N sets PRBlocksPerSM and unroll=N PREdgeUnroll,
+// GW_BENCH_REPS the runs). For each schedule it prints the median
 // run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
 // trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
 // their device clock). Every result is checked: against engine/ref on the scale-20 graphs and
@@ -55,7 +57,7 @@ func TestBenchPRCC(t *testing.T) {
 		names = strings.Split(v, ",")
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
-	defCap := gpu.PRBlocksPerSM
+	defCap, defUnroll := gpu.PRBlocksPerSM, gpu.PREdgeUnroll
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -73,12 +75,17 @@ func TestBenchPRCC(t *testing.T) {
 		prScheds := []string{"", "sync=sync lb=twc", fmt.Sprintf("blocking=%d lb=twc", (v+15)/16), fmt.Sprintf("blocking=%d lb=twc", (v+7)/8),
 			fmt.Sprintf("blocking=%d lb=twc", (v+31)/32), fmt.Sprintf("fuse=on blocking=%d lb=twc", (v+15)/16),
 			"sync=async lb=warp", "sync=async lb=warp cap=0", "sync=sync lb=warp", "sync=sync lb=warp cap=0", "sync=async lb=twc fuse=off",
-			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp"}
+			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp",
+			"sync=async lb=edge", "sync=sync lb=edge", "fuse=on sync=async lb=edge", "fuse=on sync=sync lb=edge"}
 		if sizes != nil {
 			for _, n := range sizes {
 				prScheds = append(prScheds, "blocking="+n+" lb=twc")
 			}
 		}
+		if v := os.Getenv("GW_PRBENCH_SCHEDS"); v != "" {
+			prScheds = strings.Split(v, ",")
+		}
+
 		for _, a := range []engine.Algorithm{engine.PR, engine.CC} {
 			scheds := prScheds
 			if a == engine.CC {
@@ -91,13 +98,20 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM = defCap
-				spec := ss
-				if i := strings.Index(spec, "cap="); i >= 0 {
-					fmt.Sscan(spec[i+4:], &gpu.PRBlocksPerSM)
-					spec = spec[:i]
+				gpu.PRBlocksPerSM, gpu.PREdgeUnroll = defCap, defUnroll
+				// cap=N and unroll=N are not knobs: they set PRBlocksPerSM and PREdgeUnroll
+				var knobs []string
+				for _, f := range strings.Fields(ss) {
+					switch k, v, _ := strings.Cut(f, "="); k {
+					case "cap":
+						fmt.Sscan(v, &gpu.PRBlocksPerSM)
+					case "unroll":
+						fmt.Sscan(v, &gpu.PREdgeUnroll)
+					default:
+						knobs = append(knobs, f)
+					}
 				}
-				sch, err := parseSched(strings.TrimSpace(spec))
+				sch, err := parseSched(strings.Join(knobs, " "))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -149,7 +163,7 @@ func TestBenchPRCC(t *testing.T) {
 					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, first.Round(time.Millisecond), res.Schedule.Relevant(a, "gpu"), note)
 			}
 		}
-		gpu.PRBlocksPerSM = defCap
+		gpu.PRBlocksPerSM, gpu.PREdgeUnroll = defCap, defUnroll
 	}
 }
 

@@ -197,8 +197,8 @@ func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64) 
 		}
 		s.Method = engine.SV
 	case engine.PR:
-		if s.Driven == engine.Data || s.Direction == engine.Push || !lbOK {
-			return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc (not %s)", s.Relevant(alg, "gpu"))
+		if s.Driven == engine.Data || s.Direction == engine.Push || !(lbOK || s.LB == engine.LBEdge) {
+			return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc|edge (not %s)", s.Relevant(alg, "gpu"))
 		}
 		s.Driven, s.Direction = engine.Topology, engine.Pull
 	}

@@ -197,7 +197,7 @@ func prTopo(r *run, a kargs) error {
 	lb := lbSuffix[s.LB]
 	// Jacobi pull sweeps write the next ranks and contributions into a second pair of buffers,
 	// swapped after each sweep (no copy-back pass).
-	pingpong := s.Direction == engine.Pull && s.Sync == engine.SyncDB && s.LB != engine.LBEdge && s.LB != engine.LBCOO && s.LB != engine.LBNP
+	pingpong := s.Direction == engine.Pull && s.Sync == engine.SyncDB && s.LB != engine.LBCOO && s.LB != engine.LBNP
 	bufs := [2][2]uint64{{a.rank, a.contrib}}
 	var rank2 buffer
 	if pingpong {
@@ -241,13 +241,19 @@ func prTopo(r *run, a kargs) error {
 			}
 		}
 		grid := prGrid(r, s.LB, int64(r.n), csr.m)
-		accumulate := s.Direction == engine.Push || s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP || blk != nil
+		accumulate := s.Direction == engine.Push || s.LB == engine.LBCOO || s.LB == engine.LBNP || blk != nil
 		if s.LB == engine.LBNP {
 			sa.rpb = int64(s.NP)
 		}
 		name := "pr_pull_" + lb
-		if s.Direction == engine.Push {
+		switch {
+		case s.Direction == engine.Push:
 			name = "pr_spush_" + lb
+		case s.LB == engine.LBEdge:
+			grid = prTileGrid(r)
+			if PREdgeUnroll == 8 {
+				name = "pr_pull_edge8"
+			}
 		}
 		if blk != nil {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
@@ -308,6 +314,20 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 // lb=twc's grid (a block per 256 vertices or entries) is not capped: capping it lost (kron
 // scale 22 blocked, 0.96 ms against 1.10 / 1.22 / 1.19).
 var PRBlocksPerSM = 16
+
+// PREdgeUnroll is the number of contributions a lane of pull lb=edge gathers at once
+// (pr_pull_edge: 16, pr_pull_edge8: 8); a variable for measuring.
+var PREdgeUnroll = 16
+
+// prTileGrid is the grid of a pull lb=edge sweep (kernels/pr.cu pull_tile): a warp per tile of
+// 32 vertices, capped by PRBlocksPerSM.
+func prTileGrid(r *run) int {
+	g := blocks((int64(r.n)+31)/32, block/32)
+	if PRBlocksPerSM > 0 {
+		g = min(g, PRBlocksPerSM*r.dev.sms)
+	}
+	return g
+}
 
 // prGrid is lbGrid, capped by PRBlocksPerSM for lb=warp and lb=cta.
 func prGrid(r *run, lb engine.LoadBalance, rows, edges int64) int {

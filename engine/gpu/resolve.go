@@ -141,10 +141,15 @@ func (r *run) resolve() error {
 				// same cost (road 1.5M, H200: 23 sweeps, 0.91 ms, against Jacobi's 33, 1.45 ms)
 				s.Sync = engine.Async
 			case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
-				(r.req.Schedule.LB == engine.LBAuto || r.req.Schedule.LB == engine.LBWarp):
-				// even degrees (urand): Gauss-Seidel with a warp per vertex converges in 4 sweeps
-				// where Jacobi needs 6 (measured 1.73 vs 1.97 ms on urand scale 20)
-				s.Sync, s.LB = engine.Async, engine.LBWarp
+				(r.req.Schedule.LB == engine.LBAuto || r.req.Schedule.LB == engine.LBWarp || r.req.Schedule.LB == engine.LBEdge):
+				// even degrees (urand): Gauss-Seidel converges in 4 sweeps where Jacobi needs 6
+				// (warp per vertex: 1.73 vs 1.97 ms on urand scale 20), and lb=edge's tiles
+				// (a warp per 32 vertices, their in-edges split evenly over its lanes) keep
+				// more gathers in flight than a warp per vertex
+				s.Sync = engine.Async
+				if r.req.Schedule.LB == engine.LBAuto {
+					s.LB = engine.LBEdge
+				}
 			default:
 				s.Sync = engine.SyncDB
 			}
@@ -154,7 +159,9 @@ func (r *run) resolve() error {
 			return unsupported("data-driven PageRank applies residuals as they arrive; sync=sync (Jacobi) needs driven=topology")
 		case s.Driven == engine.Topology && s.Direction == engine.Push && s.Sync == engine.Async:
 			return unsupported("topology-driven push PageRank accumulates into a second array (Jacobi); sync=async needs direction=pull")
-		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP):
+		case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBCOO || s.LB == engine.LBNP):
+			// (pull lb=edge splits a tile's edges over a warp and writes each vertex once: it
+			// runs both)
 			return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
 		case s.Blocking > 0 && s.Sync == engine.Async:
 			return unsupported("blocking sums each vertex's in-edges segment by segment and applies the sums after the last (Jacobi, sync=sync); sync=async (Gauss-Seidel) needs blocking off")

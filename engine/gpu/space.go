@@ -59,6 +59,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{},
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "edge", "coo")},
+		// pull lb=edge: a warp per tile of 32 vertices writes each vertex once, so Gauss-Seidel too
+		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "async"), axis("lb", "edge")},
 		{axis("direction", "push"), axis("driven", "topology"), axis("sync", "sync"), allLB},
 		{axis("driven", "data"), allLB},
 		{axis("lb", "np"), axis("np", "auto", "fg"), axis("direction", "push", "pull")},
@@ -68,7 +70,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "thread", "warp", "cta", "twc"), axis("blocking", "64", "4096")},
 		{axis("blocking", "auto", "off", "64", "4096")},
 		// fuse=on: the sweep loop and its convergence test in one cooperative launch
-		{axis("fuse", "on"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
+		{axis("fuse", "on"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc", "edge")},
 		{axis("fuse", "on"), axis("blocking", "64", "4096"), axis("lb", "thread", "twc")},
 	},
 	engine.TC: {
