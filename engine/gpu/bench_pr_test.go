@@ -21,8 +21,8 @@ import (
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
-// comma-separated list, where cap=N sets PRBlocksPerSM and unroll=N PREdgeUnroll,
-// GW_BENCH_REPS the runs). For each schedule it prints the median
+// comma-separated list, where cap=N sets PRBlocksPerSM and kern=T[cg] PREdgeKernel and PREdgeTile,
+// GW_PRBENCH_L1=1 prints each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median
 // run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
 // trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
 // their device clock). Every result is checked: against engine/ref on the scale-20 graphs and
@@ -57,7 +57,7 @@ func TestBenchPRCC(t *testing.T) {
 		names = strings.Split(v, ",")
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
-	defCap, defUnroll := gpu.PRBlocksPerSM, gpu.PREdgeUnroll
+	defCap, defKern, defTile := gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -98,15 +98,16 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM, gpu.PREdgeUnroll = defCap, defUnroll
-				// cap=N and unroll=N are not knobs: they set PRBlocksPerSM and PREdgeUnroll
+				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile = defCap, defKern, defTile
+				// cap=N and kern=T[cg] are not knobs: they set PRBlocksPerSM, PREdgeKernel and PREdgeTile
 				var knobs []string
 				for _, f := range strings.Fields(ss) {
 					switch k, v, _ := strings.Cut(f, "="); k {
 					case "cap":
 						fmt.Sscan(v, &gpu.PRBlocksPerSM)
-					case "unroll":
-						fmt.Sscan(v, &gpu.PREdgeUnroll)
+					case "kern": // pull lb=edge's kernel: T[cg]
+						gpu.PREdgeKernel = v
+						fmt.Sscan(strings.TrimSuffix(v, "cg"), &gpu.PREdgeTile)
 					default:
 						knobs = append(knobs, f)
 					}
@@ -161,9 +162,19 @@ func TestBenchPRCC(t *testing.T) {
 				it := max(res.Summary.Iterations, 1)
 				fmt.Printf("%-7s %-4s %-40s %8.3f ms %4d it %7.3f ms/it  sweep(kernels) %7.3f ms  first run %v  [%s] %s\n", name, a, label, float64(d)/1e6, it,
 					float64(d)/1e6/float64(it), float64(median(sweeps))/1e6, first.Round(time.Millisecond), res.Schedule.Relevant(a, "gpu"), note)
+				if os.Getenv("GW_PRBENCH_L1") != "" && a == engine.PR {
+					var l1 []string // the last run's L1 change per sweep
+					for _, rec := range res.Trace.Records {
+						if rec.Kind == engine.IterationRecord {
+							_, x, _ := strings.Cut(rec.Note, "L1 change ")
+							l1 = append(l1, x)
+						}
+					}
+					fmt.Printf("        L1 per sweep: %s\n", strings.Join(l1, ", "))
+				}
 			}
 		}
-		gpu.PRBlocksPerSM, gpu.PREdgeUnroll = defCap, defUnroll
+		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile = defCap, defKern, defTile
 	}
 }
 

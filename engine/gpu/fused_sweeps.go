@@ -172,16 +172,23 @@ func ccSVFused(r *run, val buffer) error {
 
 // resolveSweepFuse decides fuse for CC and PageRank and checks fuse=on: the fused sweeps run
 // CC by Shiloach-Vishkin (method=sv; auto resolves to it) and topology-driven pull PageRank,
-// both with lb=thread|warp|cta|twc. fuse=auto fuses PageRank's unblocked pull sweeps on sparse
-// graphs (average degree under 5: road networks), where a sweep is a few tens of microseconds
-// of work and dozens are needed (road 1.5M on an H200: 33 sweeps, 1.50 ms fused against
-// 5.53 ms); CC stays unfused (Afforest, 0.32 ms there, beats fused sv, 0.55 ms), and so do
-// denser graphs, where a cooperative grid's sweep is slower than a full one (kron scale 20:
-// 0.385 against 0.324 ms).
-func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64) error {
+// CC with lb=thread|warp|cta|twc, PageRank with those and edge. fuse=auto fuses PageRank's
+// unblocked pull sweeps on sparse graphs (average degree under 5: road networks), where a
+// sweep is a few tens of microseconds of work and dozens are needed (road 1.5M on an H200: 33
+// sweeps, 1.50 ms fused against 5.53 ms), and on even degrees (average 5 or more, maximum
+// under 8 x the average: urand), where resolve then takes Gauss-Seidel lb=edge and fusing
+// saves the launch and read-back between its sweeps (urand scale 20, H200: 0.292 against
+// 0.303 ms a sweep, NOTES.md); CC stays unfused (Afforest, 0.32 ms there, beats fused sv,
+// 0.55 ms), and so do skewed graphs, where a cooperative grid's sweep is slower than a full
+// one (kron scale 20: 0.385 against 0.324 ms).
+func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64, maxDeg int64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
-	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg < 5 && lbOK && s.Blocking <= 0 &&
-		s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid {
+	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
+	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg < 5 && lbOK && pull {
+		s.Fuse = engine.FuseOn
+	}
+	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg >= 5 && float64(maxDeg) < 8*avgDeg && pull &&
+		(s.LB == engine.LBAuto || s.LB == engine.LBEdge) && (s.Sync == engine.SyncAuto || s.Sync == engine.Async) {
 		s.Fuse = engine.FuseOn
 	}
 	if s.Fuse != engine.FuseOn {

@@ -251,9 +251,7 @@ func prTopo(r *run, a kargs) error {
 			name = "pr_spush_" + lb
 		case s.LB == engine.LBEdge:
 			grid = prTileGrid(r)
-			if PREdgeUnroll == 8 {
-				name = "pr_pull_edge8"
-			}
+			name += PREdgeKernel
 		}
 		if blk != nil {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
@@ -315,14 +313,19 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 // scale 22 blocked, 0.96 ms against 1.10 / 1.22 / 1.19).
 var PRBlocksPerSM = 16
 
-// PREdgeUnroll is the number of contributions a lane of pull lb=edge gathers at once
-// (pr_pull_edge: 16, pr_pull_edge8: 8); a variable for measuring.
-var PREdgeUnroll = 16
+// PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel, for measuring: "" is
+// pr_pull_edge (tiles of 16 vertices, Gauss-Seidel gathers through L2 only); "32", "32cg",
+// "16", "8" and "8cg" name pr_pull_edge<T>[cg] (tiles of T vertices, Gauss-Seidel gathers
+// through L1, or L2 only with cg), and PREdgeTile must then be that T.
+var (
+	PREdgeKernel = ""
+	PREdgeTile   = 16
+)
 
 // prTileGrid is the grid of a pull lb=edge sweep (kernels/pr.cu pull_tile): a warp per tile of
-// 32 vertices, capped by PRBlocksPerSM.
+// PREdgeTile vertices, capped by PRBlocksPerSM.
 func prTileGrid(r *run) int {
-	g := blocks((int64(r.n)+31)/32, block/32)
+	g := blocks((int64(r.n)+int64(PREdgeTile)-1)/int64(PREdgeTile), block/32)
 	if PRBlocksPerSM > 0 {
 		g = min(g, PRBlocksPerSM*r.dev.sms)
 	}

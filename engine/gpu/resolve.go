@@ -35,7 +35,7 @@ func (r *run) resolve() error {
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
 	if alg == engine.CC || alg == engine.PR {
-		if err := resolveSweepFuse(&s, alg, p.AvgDegree); err != nil {
+		if err := resolveSweepFuse(&s, alg, p.AvgDegree, p.MaxDegree); err != nil {
 			return err
 		}
 	} else if err := resolveFuse(&s, alg, p.Diameter, evenSSSP); err != nil {

@@ -231,41 +231,50 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_warp(const Args a) 
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_cta(const Args a) { pull_cta<true>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_twc(const Args a) { pull_twc<true>(a); }
 
-// pull_tile (lb=edge, pull): a warp takes a tile of 32 consecutive vertices and splits the
-// tile's in-edges, a contiguous range of about 32 x the average degree, into 32 equal runs,
+// pull_tile (lb=edge, pull): a warp takes a tile of T consecutive vertices and splits the
+// tile's in-edges, a contiguous range of about T x the average degree, into 32 equal runs,
 // one per lane (merge-path inside the tile: equal edges per thread, Merrill & Garland's
 // merge-based SpMV, with the row ends in shared memory). A lane reads its run of neighbours
 // with aligned 16-byte loads and issues U independent gathers of contributions before it uses
 // any, then walks them against the row ends, adding each row's partial sum into a
 // shared-memory double of the tile (a row spans one lane or a few); the tile's offsets, old
-// ranks and out-degrees are loaded up front, and lane i writes vertex i's new rank (pr_set's
-// work, coalesced). A warp-per-vertex sweep waits on four dependent loads (offsets, column,
-// contribution, old rank) for 32 gathers; this one waits on about two per U gathers per lane,
-// so many more random L2 reads are in flight. Every vertex is written once, by its own lane,
-// so it serves Gauss-Seidel (update=1, in place) as well as Jacobi (update=0). NC: gather
-// through the non-coherent cache (Jacobi only, where the contributions are read-only).
-template <int U, bool NC>
+// ranks and out-degrees are loaded up front, and lane i < T writes vertex i's new rank
+// (pr_set's work, coalesced). A warp-per-vertex sweep waits on four dependent loads (offsets,
+// column, contribution, old rank) for 32 gathers; this one waits on about two per U gathers
+// per lane, so more random L2 reads are in flight. Every vertex is written once, by its own
+// lane, so it serves Gauss-Seidel (update=1, in place) as well as Jacobi (update=0). A
+// Gauss-Seidel sweep converges faster the more of its gathers see ranks already updated in
+// the sweep; a vertex's rank is written when its whole tile is done, so smaller tiles keep
+// fewer vertices pending. NC: gather through the non-coherent cache (Jacobi only, where the
+// contributions are read-only); CG: through L2 only.
+template <int T, int U, bool NC, bool CG>
 __device__ __forceinline__ void pull_tile_body(const Args& a) {
-    __shared__ i64 s_off[WARPS_PER_BLOCK][33];
-    __shared__ double s_sum[WARPS_PER_BLOCK][32];
+    __shared__ i64 s_off[WARPS_PER_BLOCK][T + 1];
+    __shared__ double s_sum[WARPS_PER_BLOCK][T];
     PrAcc acc = {0, 0, 0};
     int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
     i64* so = s_off[wid];
     double* ss = s_sum[wid];
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
-    i64 tiles = (a.n + 31) >> 5;
+    i64 tiles = (a.n + T - 1) / T;
     for (i64 t = w; t < tiles; t += nw) {
-        i64 v = (t << 5) + lane;
-        bool ok = v < a.n;
-        i64 b = a.off[ok ? v : a.n];
-        i64 e = ok ? a.off[v + 1] : b;
-        float old = ok ? a.rank[v] : 0.f;
-        float od = ok ? out_deg(a, (u32)v) : 0.f;
-        if (lane == 0) so[0] = b;
-        so[lane + 1] = e;
-        ss[lane] = 0;
+        i64 v = t * T + lane;
+        bool ok = lane < T && v < a.n;
+        i64 b = 0, e = 0;
+        float old = 0.f, od = 0.f;
+        if (lane < T) {
+            b = a.off[ok ? v : a.n];
+            e = ok ? a.off[v + 1] : b;
+            if (ok) {
+                old = a.rank[v];
+                od = out_deg(a, (u32)v);
+            }
+            if (lane == 0) so[0] = b;
+            so[lane + 1] = e;
+            ss[lane] = 0;
+        }
         __syncwarp();
-        i64 B = so[0], E = so[32];
+        i64 B = so[0], E = so[T];
         i64 A = B & ~(i64)3;  // 16-byte aligned (the column array starts aligned)
         i64 C = (((E - A + 31) >> 5) + 3) & ~(i64)3;
         i64 lo = A + lane * C, hi = min(lo + C, E);
@@ -273,7 +282,7 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
         if (from < hi) {
             int vi = 0;  // the row of edge `from`: the last vi with so[vi] <= from
 #pragma unroll
-            for (int st = 16; st > 0; st >>= 1)
+            for (int st = T / 2; st > 0; st >>= 1)
                 if (so[vi + st] <= from) vi += st;
             i64 end = so[vi + 1];
             double run = 0;
@@ -296,7 +305,7 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
 #pragma unroll
                 for (int q = 0; q < U; q++) {
                     bool in = p + q >= from && p + q < hi;
-                    g[q] = in ? (NC ? __ldg(a.contrib + idx[q]) : a.contrib[idx[q]]) : 0.f;
+                    g[q] = in ? (NC ? __ldg(a.contrib + idx[q]) : CG ? __ldcg(a.contrib + idx[q]) : a.contrib[idx[q]]) : 0.f;
                 }
 #pragma unroll
                 for (int q = 0; q < U; q++) {
@@ -334,19 +343,26 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
     acc_flush(a, acc);
 }
 
-// pull_tile: Gauss-Seidel (update=1) in place; Jacobi into rank_out/contrib_out, its
-// gathers through the non-coherent cache (not in the fused loop, where the buffers trade
-// places between sweeps of one launch and that cache could serve a stale line).
-template <int U>
+// pull_tile: Gauss-Seidel (update=1) in place, its gathers through L2 only (CG: a line of
+// contributions cached in L1 would go stale as other SMs update it); Jacobi into
+// rank_out/contrib_out, its gathers through the non-coherent cache (not in the fused loop,
+// where the buffers trade places between sweeps of one launch and that cache could serve a
+// stale line).
+template <int T, int U, bool CG>
 __device__ void pull_tile(const Args& a) {
-    if (a.update == 1) pull_tile_body<U, false>(a);
-    else pull_tile_body<U, true>(a);
+    if (a.update == 1) pull_tile_body<T, U, false, CG>(a);
+    else pull_tile_body<T, U, true, false>(a);
 }
 
-// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 32 vertices (pull_tile);
-// pr_pull_edge8 gathers 8 at a time rather than 16 (for measuring).
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge8(const Args a) { pull_tile<8>(a); }
+// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 16 vertices (pull_tile).
+// The others (for measuring): pr_pull_edge<T>[cg], tiles of T vertices, Gauss-Seidel
+// gathers through L1 or (cg) L2 only.
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<16, 16, true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32(const Args a) { pull_tile<32, 16, false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32cg(const Args a) { pull_tile<32, 16, true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16, 16, false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge8(const Args a) { pull_tile<8, 8, false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge8cg(const Args a) { pull_tile<8, 8, true>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -442,7 +458,7 @@ __device__ void pr_fused(const Args& a0) {
             case LThread: pull_thread<false>(s); break;
             case LWarp: pull_warp<false>(s); break;
             case LCTA: pull_cta<false>(s); break;
-            case LEdge: pull_tile_body<16, false>(s); break;
+            case LEdge: pull_tile_body<16, 16, false, true>(s); break;
             default: pull_twc<false>(s); break;
             }
         }
