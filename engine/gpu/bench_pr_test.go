@@ -21,12 +21,13 @@ import (
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
-// comma-separated list, where cap=N sets PRBlocksPerSM and kern=T[cg] PREdgeKernel and PREdgeTile,
-// GW_PRBENCH_L1=1 prints each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median
-// run time, the sweeps, the time per sweep, and the median per-sweep kernel time from the
-// trace (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by
-// their device clock). Every result is checked: against engine/ref on the scale-20 graphs and
-// road, and on kron22 against the GPU's own unblocked Jacobi ranks (L1 distance).
+// comma-separated list, where cap=N sets PRBlocksPerSM, fcap=N the fused grid's blocks per SM
+// and kern=T[cg] PREdgeKernel and PREdgeTile; GW_PRBENCH_L1=1 prints each sweep's L1 change,
+// GW_BENCH_REPS the runs). For each schedule it prints the median run time, the sweeps, the
+// time per sweep, and the median per-sweep kernel time from the trace (the pull kernels, the
+// blocked segments and pr_apply; the fused launch's sweeps by their device clock). Every
+// result is checked: against engine/ref on the scale-20 graphs and road, and on kron22
+// against the GPU's own unblocked Jacobi ranks (L1 distance).
 func TestBenchPRCC(t *testing.T) {
 	if os.Getenv("GW_PRBENCH") == "" {
 		t.Skip("set GW_PRBENCH=1 to run the PageRank/CC blocking and fusion benchmark")
@@ -98,13 +99,16 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile = defCap, defKern, defTile
-				// cap=N and kern=T[cg] are not knobs: they set PRBlocksPerSM, PREdgeKernel and PREdgeTile
+				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, *gpu.CoopPerSM = defCap, defKern, defTile, 0
+				// cap=N, fcap=N and kern=T[cg] are not knobs: they set PRBlocksPerSM, CoopPerSM,
+				// PREdgeKernel and PREdgeTile
 				var knobs []string
 				for _, f := range strings.Fields(ss) {
 					switch k, v, _ := strings.Cut(f, "="); k {
 					case "cap":
 						fmt.Sscan(v, &gpu.PRBlocksPerSM)
+					case "fcap": // the fused launch's blocks per SM
+						fmt.Sscan(v, gpu.CoopPerSM)
 					case "kern": // pull lb=edge's kernel: T[cg]
 						gpu.PREdgeKernel = v
 						fmt.Sscan(strings.TrimSuffix(v, "cg"), &gpu.PREdgeTile)
@@ -174,7 +178,7 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 		}
-		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile = defCap, defKern, defTile
+		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, *gpu.CoopPerSM = defCap, defKern, defTile, 0
 	}
 }
 

@@ -102,6 +102,9 @@ func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.
 func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, rank2 buffer) error {
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
+	if r.s.LB == engine.LBEdge && PREdgeTile == 8 {
+		name = "pr_fused_edge8" // tiles of 8 vertices (for measuring)
+	}
 	a.off, a.nbr, a.n, a.m, a.inKind, a.eps = csr.off.addr(), csr.nbr.addr(), int64(csr.n), csr.m, kAll, p.Tolerance
 	pingpong := blk == nil && r.s.Sync == engine.SyncDB
 	if blk != nil {

@@ -421,7 +421,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { app
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
 /// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB>
+template <int LB, int T = 16>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -458,7 +458,7 @@ __device__ void pr_fused(const Args& a0) {
             case LThread: pull_thread<false>(s); break;
             case LWarp: pull_warp<false>(s); break;
             case LCTA: pull_cta<false>(s); break;
-            case LEdge: pull_tile_body<16, 16, false, true>(s); break;
+            case LEdge: pull_tile_body<T, T, false, true>(s); break;
             default: pull_twc<false>(s); break;
             }
         }
@@ -480,7 +480,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_thread(const Args a
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_warp(const Args a) { pr_fused<LWarp>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) { pr_fused<LCTA>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 16>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge8(const Args a) { pr_fused<LEdge, 8>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
