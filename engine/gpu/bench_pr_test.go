@@ -21,8 +21,8 @@ import (
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
-// comma-separated list, where cap=N sets PRBlocksPerSM, fcap=N the fused grid's blocks per SM
-// and kern=T[cg] PREdgeKernel and PREdgeTile; GW_PRBENCH_L1=1 prints each sweep's L1 change,
+// comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
+// grid's blocks per SM and kern=T PREdgeKernel and PREdgeTile; GW_PRBENCH_L1=1 prints each sweep's L1 change,
 // GW_BENCH_REPS the runs). For each schedule it prints the median run time, the sweeps, the
 // time per sweep, and the median per-sweep kernel time from the trace (the pull kernels, the
 // blocked segments and pr_apply; the fused launch's sweeps by their device clock). Every
@@ -58,7 +58,7 @@ func TestBenchPRCC(t *testing.T) {
 		names = strings.Split(v, ",")
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
-	defCap, defKern, defTile := gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile
+	defCap, defKern, defTile, defGS := gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -99,9 +99,9 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, *gpu.CoopPerSM = defCap, defKern, defTile, 0
-				// cap=N, fcap=N and kern=T[cg] are not knobs: they set PRBlocksPerSM, CoopPerSM,
-				// PREdgeKernel and PREdgeTile
+				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
+				// cap=N, gcap=N, fcap=N and kern=T are not knobs: they set PRBlocksPerSM,
+				// PREdgeGSPerSM, CoopPerSM, PREdgeKernel and PREdgeTile
 				var knobs []string
 				for _, f := range strings.Fields(ss) {
 					switch k, v, _ := strings.Cut(f, "="); k {
@@ -109,9 +109,11 @@ func TestBenchPRCC(t *testing.T) {
 						fmt.Sscan(v, &gpu.PRBlocksPerSM)
 					case "fcap": // the fused launch's blocks per SM
 						fmt.Sscan(v, gpu.CoopPerSM)
-					case "kern": // pull lb=edge's kernel: T[cg]
+					case "gcap": // Gauss-Seidel lb=edge's blocks per SM
+						fmt.Sscan(v, &gpu.PREdgeGSPerSM)
+					case "kern": // pull lb=edge's kernel: 16 or 32
 						gpu.PREdgeKernel = v
-						fmt.Sscan(strings.TrimSuffix(v, "cg"), &gpu.PREdgeTile)
+						fmt.Sscan(v, &gpu.PREdgeTile)
 					default:
 						knobs = append(knobs, f)
 					}
@@ -178,7 +180,7 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 		}
-		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, *gpu.CoopPerSM = defCap, defKern, defTile, 0
+		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
 	}
 }
 

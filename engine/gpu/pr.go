@@ -15,8 +15,10 @@ import (
 // pr returns the PageRank of every vertex, summing to 1.
 //
 // Approach: topology-driven sweeps (kernels/pr.cu): pull (Jacobi with sync=sync, Gauss-Seidel
-// in place with sync=async) or push (atomic adds), until the L1 change of a sweep is below
-// tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
+// in place with sync=async; with lb=edge a warp per tile of 8 vertices, the tile's in-edges
+// split evenly over its lanes, each lane's gathers issued together: Merrill & Garland's
+// merge-based SpMV inside the tile) or push (atomic adds), until the L1 change of a sweep is
+// below tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
 // ranks to sum 1, as engine/cpu's pullGS: the ranks stay stored unscaled and the projection
 // is folded into the next sweep's constant term (prProjection), so it costs no pass. A
 // Gauss-Seidel sweep does not conserve rank mass, and without the projection the drift of the
@@ -25,7 +27,8 @@ import (
 // worklist when its residual crosses tolerance/V.
 //
 // [1] Wang et al. Gunrock. ACM TOPC 2017. [2] Whang et al. Scalable data-driven PageRank.
-// Euro-Par 2015. [3] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015.
+// Euro-Par 2015. [3] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015. [4] Merrill,
+// Garland. Merge-based parallel sparse matrix-vector multiplication. SC 2016.
 func init() { drivers[engine.PR] = pr }
 
 func pr(r *run) error {
@@ -250,7 +253,7 @@ func prTopo(r *run, a kargs) error {
 		case s.Direction == engine.Push:
 			name = "pr_spush_" + lb
 		case s.LB == engine.LBEdge:
-			grid = prTileGrid(r)
+			grid = prTileGrid(r, s.Sync == engine.Async)
 			name += PREdgeKernel
 		}
 		if blk != nil {
@@ -313,21 +316,34 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 // scale 22 blocked, 0.96 ms against 1.10 / 1.22 / 1.19).
 var PRBlocksPerSM = 16
 
-// PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel, for measuring: "" is
-// pr_pull_edge (tiles of 16 vertices, Gauss-Seidel gathers through L2 only); "32", "32cg",
-// "16", "8" and "8cg" name pr_pull_edge<T>[cg] (tiles of T vertices, Gauss-Seidel gathers
-// through L1, or L2 only with cg), and PREdgeTile must then be that T.
+// PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel: "" and 8 are pr_pull_edge
+// and pr_fused_edge (tiles of 8 vertices); "16" and "32" name pr_pull_edge<T> (and 16
+// pr_fused_edge16), tiles of T vertices, for measuring (PREdgeTile must then be that T).
 var (
 	PREdgeKernel = ""
-	PREdgeTile   = 16
+	PREdgeTile   = 8
 )
 
+// PREdgeGSPerSM caps a Gauss-Seidel lb=edge sweep's grid (unfused, or the fused cooperative
+// one) at this many blocks of 256 threads per multiprocessor (0: no cap). A Gauss-Seidel sweep
+// converges faster the more of its gathers see ranks already updated in the sweep, and every
+// vertex of a tile in flight still shows its old rank: on urand scale 20 (H200) the fourth
+// sweep's L1 change is 1.05e-4 to 1.29e-4 with tiles of 8 to 32 vertices and the grids full
+// (5 sweeps), 9.4e-5 to 9.8e-5 with 1 or 2 blocks per SM (4 sweeps, as a warp per vertex);
+// 2 blocks of tiles of 8 still keep the gathers as fast (0.285 ms a sweep fused, 0.502 with
+// 1 block).
+var PREdgeGSPerSM = 2
+
 // prTileGrid is the grid of a pull lb=edge sweep (kernels/pr.cu pull_tile): a warp per tile of
-// PREdgeTile vertices, capped by PRBlocksPerSM.
-func prTileGrid(r *run) int {
+// PREdgeTile vertices, capped by PRBlocksPerSM, or for Gauss-Seidel (gs) PREdgeGSPerSM.
+func prTileGrid(r *run, gs bool) int {
 	g := blocks((int64(r.n)+int64(PREdgeTile)-1)/int64(PREdgeTile), block/32)
-	if PRBlocksPerSM > 0 {
-		g = min(g, PRBlocksPerSM*r.dev.sms)
+	per := PRBlocksPerSM
+	if gs {
+		per = PREdgeGSPerSM
+	}
+	if per > 0 {
+		g = min(g, per*r.dev.sms)
 	}
 	return g
 }

@@ -144,8 +144,9 @@ func (r *run) resolve() error {
 				(r.req.Schedule.LB == engine.LBAuto || r.req.Schedule.LB == engine.LBWarp || r.req.Schedule.LB == engine.LBEdge):
 				// even degrees (urand): Gauss-Seidel converges in 4 sweeps where Jacobi needs 6
 				// (warp per vertex: 1.73 vs 1.97 ms on urand scale 20), and lb=edge's tiles
-				// (a warp per 32 vertices, their in-edges split evenly over its lanes) keep
-				// more gathers in flight than a warp per vertex
+				// (a warp per 8 vertices, their in-edges split evenly over its lanes) keep
+				// more gathers in flight than a warp per vertex (H200, fused: 0.285 against
+				// 0.336 ms a sweep, NOTES.md)
 				s.Sync = engine.Async
 				if r.req.Schedule.LB == engine.LBAuto {
 					s.LB = engine.LBEdge

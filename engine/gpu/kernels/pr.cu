@@ -343,26 +343,23 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
     acc_flush(a, acc);
 }
 
-// pull_tile: Gauss-Seidel (update=1) in place, its gathers through L2 only (CG: a line of
+// pull_tile: Gauss-Seidel (update=1) in place, its gathers through L2 only (a line of
 // contributions cached in L1 would go stale as other SMs update it); Jacobi into
 // rank_out/contrib_out, its gathers through the non-coherent cache (not in the fused loop,
 // where the buffers trade places between sweeps of one launch and that cache could serve a
-// stale line).
-template <int T, int U, bool CG>
+// stale line). U = T: a lane's run is about T x the average degree / 32 edges, one pass of U
+// gathers on urand.
+template <int T>
 __device__ void pull_tile(const Args& a) {
-    if (a.update == 1) pull_tile_body<T, U, false, CG>(a);
-    else pull_tile_body<T, U, true, false>(a);
+    if (a.update == 1) pull_tile_body<T, T, false, true>(a);
+    else pull_tile_body<T, T, true, false>(a);
 }
 
-// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 16 vertices (pull_tile).
-// The others (for measuring): pr_pull_edge<T>[cg], tiles of T vertices, Gauss-Seidel
-// gathers through L1 or (cg) L2 only.
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<16, 16, true>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32(const Args a) { pull_tile<32, 16, false>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32cg(const Args a) { pull_tile<32, 16, true>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16, 16, false>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge8(const Args a) { pull_tile<8, 8, false>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge8cg(const Args a) { pull_tile<8, 8, true>(a); }
+// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile);
+// pr_pull_edge16 and pr_pull_edge32 take tiles of 16 and 32 (for measuring).
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<8>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32(const Args a) { pull_tile<32>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -421,7 +418,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { app
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
 /// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB, int T = 16>
+template <int LB, int T = 8>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -480,8 +477,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_thread(const Args a
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_warp(const Args a) { pr_fused<LWarp>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) { pr_fused<LCTA>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge8(const Args a) { pr_fused<LEdge, 8>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 8>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge16(const Args a) { pr_fused<LEdge, 16>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
