@@ -102,8 +102,8 @@ func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.
 func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, rank2 buffer) error {
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
-	if r.s.LB == engine.LBEdge && PREdgeTile == 16 {
-		name = "pr_fused_edge16" // tiles of 16 vertices (for measuring)
+	if r.s.LB == engine.LBEdge {
+		name += PREdgeKernel // "", or for measuring 16 or np (pr.go)
 	}
 	if r.s.LB == engine.LBEdge && r.s.Sync == engine.Async && PREdgeGSPerSM > 0 && (coopPerSM == 0 || coopPerSM > PREdgeGSPerSM) {
 		// Gauss-Seidel tiles: a grid of PREdgeGSPerSM blocks per SM keeps fewer vertices

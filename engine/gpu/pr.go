@@ -317,8 +317,9 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 var PRBlocksPerSM = 16
 
 // PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel: "" and 8 are pr_pull_edge
-// and pr_fused_edge (tiles of 8 vertices); "16" and "32" name pr_pull_edge<T> (and 16
-// pr_fused_edge16), tiles of T vertices, for measuring (PREdgeTile must then be that T).
+// and pr_fused_edge (tiles of 8 vertices); for measuring, "16" names pr_pull_edge16 and
+// pr_fused_edge16, tiles of 16 vertices (PREdgeTile must then be 16), and "np" pr_pull_edgenp
+// and pr_fused_edgenp, which load a tile's heads only when they start it.
 var (
 	PREdgeKernel = ""
 	PREdgeTile   = 8

@@ -247,7 +247,32 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_bpull_twc(const Args a) {
 // the sweep; a vertex's rank is written when its whole tile is done, so smaller tiles keep
 // fewer vertices pending. NC: gather through the non-coherent cache (Jacobi only, where the
 // contributions are read-only); CG: through L2 only.
-template <int T, int U, bool NC, bool CG>
+// TileHead is what lane i of a tile loads for its vertex before the gathers: its in-edge
+// range, old rank and out-degree (lanes past T or V: an empty range at the end).
+struct TileHead {
+    i64 b, e;
+    float old, od;
+};
+
+template <int T>
+__device__ __forceinline__ TileHead tile_head(const Args& a, i64 t, int lane) {
+    TileHead h = {0, 0, 0.f, 0.f};
+    i64 v = t * T + lane;
+    if (lane < T) {
+        bool ok = v < a.n;
+        h.b = a.off[ok ? v : a.n];
+        h.e = ok ? a.off[v + 1] : h.b;
+        if (ok) {
+            h.old = a.rank[v];
+            h.od = out_deg(a, (u32)v);
+        }
+    }
+    return h;
+}
+
+// PF: load the next tile's heads while this tile's gathers are in flight (a vertex's old rank
+// is written only by its own lane, later, so reading it early is exact).
+template <int T, int U, bool NC, bool CG, bool PF>
 __device__ __forceinline__ void pull_tile_body(const Args& a) {
     __shared__ i64 s_off[WARPS_PER_BLOCK][T + 1];
     __shared__ double s_sum[WARPS_PER_BLOCK][T];
@@ -257,22 +282,19 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
     double* ss = s_sum[wid];
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
     i64 tiles = (a.n + T - 1) / T;
+    TileHead h = {0, 0, 0.f, 0.f};
+    if (PF && w < tiles) h = tile_head<T>(a, w, lane);
     for (i64 t = w; t < tiles; t += nw) {
+        if (!PF) h = tile_head<T>(a, t, lane);
         i64 v = t * T + lane;
         bool ok = lane < T && v < a.n;
-        i64 b = 0, e = 0;
-        float old = 0.f, od = 0.f;
+        float old = h.old, od = h.od;
         if (lane < T) {
-            b = a.off[ok ? v : a.n];
-            e = ok ? a.off[v + 1] : b;
-            if (ok) {
-                old = a.rank[v];
-                od = out_deg(a, (u32)v);
-            }
-            if (lane == 0) so[0] = b;
-            so[lane + 1] = e;
+            if (lane == 0) so[0] = h.b;
+            so[lane + 1] = h.e;
             ss[lane] = 0;
         }
+        if (PF && t + nw < tiles) h = tile_head<T>(a, t + nw, lane);
         __syncwarp();
         i64 B = so[0], E = so[T];
         i64 A = B & ~(i64)3;  // 16-byte aligned (the column array starts aligned)
@@ -349,17 +371,18 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
 // where the buffers trade places between sweeps of one launch and that cache could serve a
 // stale line). U = T: a lane's run is about T x the average degree / 32 edges, one pass of U
 // gathers on urand.
-template <int T>
+template <int T, bool PF = true>
 __device__ void pull_tile(const Args& a) {
-    if (a.update == 1) pull_tile_body<T, T, false, true>(a);
-    else pull_tile_body<T, T, true, false>(a);
+    if (a.update == 1) pull_tile_body<T, T, false, true, PF>(a);
+    else pull_tile_body<T, T, true, false, PF>(a);
 }
 
 // pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile);
-// pr_pull_edge16 and pr_pull_edge32 take tiles of 16 and 32 (for measuring).
+// for measuring, pr_pull_edge16 takes tiles of 16, and
+// pr_pull_edgenp loads each tile's heads only when it starts it.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<8>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge32(const Args a) { pull_tile<32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a) { pull_tile<8, false>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -418,7 +441,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { app
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
 /// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB, int T = 8>
+template <int LB, int T = 8, bool PF = true>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -455,7 +478,7 @@ __device__ void pr_fused(const Args& a0) {
             case LThread: pull_thread<false>(s); break;
             case LWarp: pull_warp<false>(s); break;
             case LCTA: pull_cta<false>(s); break;
-            case LEdge: pull_tile_body<T, T, false, true>(s); break;
+            case LEdge: pull_tile_body<T, T, false, true, PF>(s); break;
             default: pull_twc<false>(s); break;
             }
         }
@@ -479,6 +502,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) {
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 8>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge16(const Args a) { pr_fused<LEdge, 16>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a) { pr_fused<LEdge, 8, false>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
