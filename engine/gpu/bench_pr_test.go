@@ -22,12 +22,12 @@ import (
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
 // comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
-// grid's blocks per SM and kern=16|np PREdgeKernel (and PREdgeTile); GW_PRBENCH_L1=1 prints each sweep's L1 change,
-// GW_BENCH_REPS the runs). For each schedule it prints the median run time, the sweeps, the
-// time per sweep, and the median per-sweep kernel time from the trace (the pull kernels, the
-// blocked segments and pr_apply; the fused launch's sweeps by their device clock). Every
-// result is checked: against engine/ref on the scale-20 graphs and road, and on kron22
-// against the GPU's own unblocked Jacobi ranks (L1 distance).
+// grid's blocks per SM and kern=16|np PREdgeKernel (and PREdgeTile); GW_PRBENCH_L1=1 prints
+// each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
+// time, the sweeps, the time per sweep, and the median per-sweep kernel time from the trace
+// (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by their
+// device clock). Every result is checked: against engine/ref on the scale-20 graphs and road,
+// and on kron22 against the GPU's own unblocked Jacobi ranks (L1 distance).
 func TestBenchPRCC(t *testing.T) {
 	if os.Getenv("GW_PRBENCH") == "" {
 		t.Skip("set GW_PRBENCH=1 to run the PageRank/CC blocking and fusion benchmark")
