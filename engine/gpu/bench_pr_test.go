@@ -22,7 +22,7 @@ import (
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
 // comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
-// grid's blocks per SM and kern=16|h|np PREdgeKernel (and PREdgeTile); GW_PRBENCH_L1=1 prints
+// grid's blocks per SM and kern=16|np PREdgeKernel (and PREdgeTile); GW_PRBENCH_L1=1 prints
 // each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
 // time, the sweeps, the time per sweep, and the median per-sweep kernel time from the trace
 // (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by their
@@ -100,7 +100,7 @@ func TestBenchPRCC(t *testing.T) {
 			}
 			for _, ss := range scheds {
 				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
-				// cap=N, gcap=N, fcap=N and kern=16|h|np are not knobs: they set PRBlocksPerSM,
+				// cap=N, gcap=N, fcap=N and kern=16|np are not knobs: they set PRBlocksPerSM,
 				// PREdgeGSPerSM, CoopPerSM, PREdgeKernel and PREdgeTile
 				var knobs []string
 				for _, f := range strings.Fields(ss) {
@@ -111,7 +111,7 @@ func TestBenchPRCC(t *testing.T) {
 						fmt.Sscan(v, gpu.CoopPerSM)
 					case "gcap": // Gauss-Seidel lb=edge's blocks per SM
 						fmt.Sscan(v, &gpu.PREdgeGSPerSM)
-					case "kern": // pull lb=edge's kernel: 16, h or np
+					case "kern": // pull lb=edge's kernel: 16 or np
 						gpu.PREdgeKernel = v
 						fmt.Sscan(v, &gpu.PREdgeTile)
 					default:

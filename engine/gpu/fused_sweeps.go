@@ -103,7 +103,7 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
 	if r.s.LB == engine.LBEdge {
-		name += PREdgeKernel // "", or for measuring 16, h or np (pr.go)
+		name += PREdgeKernel // "", or for measuring 16 or np (pr.go)
 	}
 	if r.s.LB == engine.LBEdge && r.s.Sync == engine.Async && PREdgeGSPerSM > 0 && (coopPerSM == 0 || coopPerSM > PREdgeGSPerSM) {
 		// Gauss-Seidel tiles: a grid of PREdgeGSPerSM blocks per SM keeps fewer vertices

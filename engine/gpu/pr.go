@@ -317,10 +317,9 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 var PRBlocksPerSM = 16
 
 // PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel: "" and 8 are pr_pull_edge
-// and pr_fused_edge (tiles of 8 vertices, pipelined); for measuring, "16" names
-// pr_pull_edge16 and pr_fused_edge16, tiles of 16 vertices (PREdgeTile must then be 16), "h"
-// pr_pull_edgeh and pr_fused_edgeh, which prefetch only the next tile's heads, and "np"
-// pr_pull_edgenp and pr_fused_edgenp, which prefetch nothing.
+// and pr_fused_edge (tiles of 8 vertices); for measuring, "16" names pr_pull_edge16 and
+// pr_fused_edge16, tiles of 16 vertices (PREdgeTile must then be 16), and "np" pr_pull_edgenp
+// and pr_fused_edgenp, which load a tile's heads only when they start it.
 var (
 	PREdgeKernel = ""
 	PREdgeTile   = 8

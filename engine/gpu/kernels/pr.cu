@@ -365,171 +365,24 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
     acc_flush(a, acc);
 }
 
-// load_cols reads the U column indices from p (16-byte aligned) with uint4 loads (scalar ones
-// past the last full vector of the array).
-template <int U>
-__device__ __forceinline__ void load_cols(const Args& a, i64 p, u32* idx) {
-#pragma unroll
-    for (int q = 0; q < U; q += 4) {
-        if (p + q + 4 <= a.m) {
-            uint4 x = *(const uint4*)(a.nbr + p + q);
-            idx[q] = x.x;
-            idx[q + 1] = x.y;
-            idx[q + 2] = x.z;
-            idx[q + 3] = x.w;
-        } else {
-#pragma unroll
-            for (int r = 0; r < 4; r++) idx[q + r] = p + q + r < a.m ? a.nbr[p + q + r] : 0;
-        }
-    }
-}
-
-// TileRun is a lane's run [from, hi) of a tile's in-edges (lo: its aligned start) and the
-// columns of its first U edges from lo.
-template <int U>
-struct TileRun {
-    i64 lo, hi, from;
-    u32 col[U];
-};
-
-// tile_run cuts the tile whose heads are h into the lanes' runs (as pull_tile_body) and loads
-// this lane's first columns; every lane of the warp calls it.
-template <int T, int U>
-__device__ __forceinline__ void tile_run(const Args& a, const TileHead& h, int lane, TileRun<U>* r) {
-    i64 B = __shfl_sync(0xffffffffu, h.b, 0), E = __shfl_sync(0xffffffffu, h.e, T - 1);
-    i64 A = B & ~(i64)3;
-    i64 C = (((E - A + 31) >> 5) + 3) & ~(i64)3;
-    r->lo = A + lane * C;
-    r->hi = min(r->lo + C, E);
-    r->from = max(r->lo, B);
-    if (r->from < r->hi) load_cols<U>(a, r->lo, r->col);
-}
-
-// pull_tile_pipe is pull_tile_body with a deeper pipeline: while tile t's gathers are in
-// flight, the warp loads the columns of tile t+1's first run per lane (its heads came in
-// during tile t-1) and the heads of tile t+2, so a tile waits on its gathers only.
-template <int T, int U, bool NC, bool CG>
-__device__ __forceinline__ void pull_tile_pipe(const Args& a) {
-    __shared__ i64 s_off[WARPS_PER_BLOCK][T + 1];
-    __shared__ double s_sum[WARPS_PER_BLOCK][T];
-    PrAcc acc = {0, 0, 0};
-    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    i64* so = s_off[wid];
-    double* ss = s_sum[wid];
-    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
-    i64 tiles = (a.n + T - 1) / T;
-    const TileHead none = {0, 0, 0.f, 0.f};
-    TileHead h = none, hn = none;
-    TileRun<U> run;
-    if (w < tiles) {
-        h = tile_head<T>(a, w, lane);
-        tile_run<T, U>(a, h, lane, &run);
-        if (w + nw < tiles) hn = tile_head<T>(a, w + nw, lane);
-    }
-    for (i64 t = w; t < tiles; t += nw) {
-        i64 v = t * T + lane;
-        bool ok = lane < T && v < a.n;
-        float old = h.old, od = h.od;
-        if (lane < T) {
-            if (lane == 0) so[0] = h.b;
-            so[lane + 1] = h.e;
-            ss[lane] = 0;
-        }
-        __syncwarp();
-        i64 lo = run.lo, hi = run.hi, from = run.from;
-        int vi = 0;  // the row of edge `from`: the last vi with so[vi] <= from
-        i64 end = 0;
-        float g[U];
-        if (from < hi) {
-#pragma unroll
-            for (int st = T / 2; st > 0; st >>= 1)
-                if (so[vi + st] <= from) vi += st;
-            end = so[vi + 1];
-#pragma unroll
-            for (int q = 0; q < U; q++) {
-                bool in = lo + q >= from && lo + q < hi;
-                g[q] = in ? (NC ? __ldg(a.contrib + run.col[q]) : CG ? __ldcg(a.contrib + run.col[q]) : a.contrib[run.col[q]]) : 0.f;
-            }
-        }
-        /// The next tile's first columns and the heads of the one after, while the gathers fly.
-        bool more = t + nw < tiles;  // the same for the whole warp
-        if (more) tile_run<T, U>(a, hn, lane, &run);
-        h = hn;
-        hn = none;
-        if (t + 2 * nw < tiles) hn = tile_head<T>(a, t + 2 * nw, lane);
-        if (from < hi) {
-            double sum = 0;
-            for (i64 p = lo;; ) {
-#pragma unroll
-                for (int q = 0; q < U; q++) {
-                    i64 x = p + q;
-                    if (x >= from && x < hi) {
-                        while (x >= end) {
-                            if (sum != 0) atomicAdd(&ss[vi], sum);
-                            sum = 0;
-                            vi++;
-                            end = so[vi + 1];
-                        }
-                        sum += g[q];
-                    }
-                }
-                p += U;
-                if (p >= hi) break;
-                u32 idx[U];
-                load_cols<U>(a, p, idx);
-#pragma unroll
-                for (int q = 0; q < U; q++) {
-                    bool in = p + q >= from && p + q < hi;
-                    g[q] = in ? (NC ? __ldg(a.contrib + idx[q]) : CG ? __ldcg(a.contrib + idx[q]) : a.contrib[idx[q]]) : 0.f;
-                }
-            }
-            if (sum != 0) atomicAdd(&ss[vi], sum);
-        }
-        __syncwarp();
-        if (ok) {
-            float nr = (float)(a.base + a.damping * ss[lane]);
-            acc.err += fabs((double)nr - (double)old);
-            acc.sum += nr;
-            if (od == 0) acc.dang += nr;
-            float c = od > 0 ? nr / od : 0.f;
-            if (a.update == 1) {
-                a.rank[v] = nr;
-                a.contrib[v] = c;
-            } else {
-                a.rank_out[v] = nr;
-                a.contrib_out[v] = c;
-            }
-        }
-        __syncwarp();
-    }
-    acc_flush(a, acc);
-}
-
 // pull_tile: Gauss-Seidel (update=1) in place, its gathers through L2 only (a line of
 // contributions cached in L1 would go stale as other SMs update it); Jacobi into
 // rank_out/contrib_out, its gathers through the non-coherent cache (not in the fused loop,
 // where the buffers trade places between sweeps of one launch and that cache could serve a
 // stale line). U = T: a lane's run is about T x the average degree / 32 edges, one pass of U
 // gathers on urand.
-template <int T, int PF = 2>
+template <int T, bool PF = true>
 __device__ void pull_tile(const Args& a) {
-    if (PF == 2) {
-        if (a.update == 1) pull_tile_pipe<T, T, false, true>(a);
-        else pull_tile_pipe<T, T, true, false>(a);
-    } else if (a.update == 1) {
-        pull_tile_body<T, T, false, true, PF == 1>(a);
-    } else {
-        pull_tile_body<T, T, true, false, PF == 1>(a);
-    }
+    if (a.update == 1) pull_tile_body<T, T, false, true, PF>(a);
+    else pull_tile_body<T, T, true, false, PF>(a);
 }
 
-// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile,
-// pipelined); for measuring, pr_pull_edge16 takes tiles of 16, pr_pull_edgeh prefetches only
-// the next tile's heads, and pr_pull_edgenp nothing.
+// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile);
+// for measuring, pr_pull_edge16 takes tiles of 16, and
+// pr_pull_edgenp loads each tile's heads only when it starts it.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<8>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgeh(const Args a) { pull_tile<8, 1>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a) { pull_tile<8, 0>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a) { pull_tile<8, false>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -588,7 +441,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { app
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
 /// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB, int T = 8, int PF = 2>
+template <int LB, int T = 8, bool PF = true>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -625,10 +478,7 @@ __device__ void pr_fused(const Args& a0) {
             case LThread: pull_thread<false>(s); break;
             case LWarp: pull_warp<false>(s); break;
             case LCTA: pull_cta<false>(s); break;
-            case LEdge:
-                if (PF == 2) pull_tile_pipe<T, T, false, true>(s);
-                else pull_tile_body<T, T, false, true, PF == 1>(s);
-                break;
+            case LEdge: pull_tile_body<T, T, false, true, PF>(s); break;
             default: pull_twc<false>(s); break;
             }
         }
@@ -652,8 +502,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) {
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 8>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge16(const Args a) { pr_fused<LEdge, 16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgeh(const Args a) { pr_fused<LEdge, 8, 1>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a) { pr_fused<LEdge, 8, 0>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a) { pr_fused<LEdge, 8, false>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
