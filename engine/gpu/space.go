@@ -59,7 +59,7 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{},
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc")},
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "sync"), axis("lb", "edge", "coo")},
-		// pull lb=edge: a warp per tile of 32 vertices writes each vertex once, so Gauss-Seidel too
+		// pull lb=edge: a warp per tile of 8 vertices writes each vertex once, so Gauss-Seidel too
 		{axis("direction", "pull"), axis("driven", "topology"), axis("sync", "async"), axis("lb", "edge")},
 		{axis("direction", "push"), axis("driven", "topology"), axis("sync", "sync"), allLB},
 		{axis("driven", "data"), allLB},
