@@ -188,9 +188,9 @@ func ccSVFused(r *run, val buffer) error {
 // sweeps, 1.50 ms fused against 5.53 ms), and on even degrees (average 5 or more, maximum
 // under 8 x the average: urand), where resolve then takes Gauss-Seidel lb=edge and fusing
 // saves the launch and read-back between its sweeps (urand scale 20, H200: 4 sweeps in
-// 1.17-1.21 against 1.23-1.28 ms, NOTES.md); CC stays unfused (Afforest, 0.32 ms there, beats fused sv,
-// 0.55 ms), and so do skewed graphs, where a cooperative grid's sweep is slower than a full
-// one (kron scale 20: 0.385 against 0.324 ms).
+// 1.17-1.21 against 1.23-1.28 ms, NOTES.md); CC stays unfused (Afforest, 0.32 ms there,
+// beats fused sv, 0.55 ms), and so do skewed graphs, where a cooperative grid's sweep is
+// slower than a full one (kron scale 20: 0.385 against 0.324 ms).
 func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64, maxDeg int64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
 	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
