@@ -158,8 +158,23 @@ func TestBench(t *testing.T) {
 					scheds[0] = ""
 				}
 			}
+			optDefault := *gpu.SsspOpt
+			var refRes *engine.Result
 			for si, ss := range scheds {
-				sch, err := parseSched(ss)
+				// opt=N (bench only): fused SSSP's SsspOpt bits for this schedule
+				*gpu.SsspOpt = optDefault
+				var kept []string
+				for _, kv := range strings.Fields(ss) {
+					if kv == "auto" {
+						continue // an auto schedule repeated later in the list
+					}
+					if v, ok := strings.CutPrefix(kv, "opt="); ok {
+						fmt.Sscan(v, gpu.SsspOpt)
+					} else {
+						kept = append(kept, kv)
+					}
+				}
+				sch, err := parseSched(strings.Join(kept, " "))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,7 +201,12 @@ func TestBench(t *testing.T) {
 				if si == 0 {
 					label = "auto: " + res.Schedule.Relevant(a, "gpu")
 					label = strings.NewReplacer("direction=", "", "driven=", "", "fuse=off ", "", "np=auto ", "").Replace(label)
-					if want, err := ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams()}); err == nil {
+				}
+				if si == 0 || os.Getenv("GW_BENCH_VERIFY") == "all" {
+					if refRes == nil {
+						refRes, _ = ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams()})
+					}
+					if want := refRes; want != nil {
 						if err := engine.Verify(g, res, want); err != nil {
 							note = "VERIFY FAILED: " + err.Error()
 						} else {
@@ -194,8 +214,8 @@ func TestBench(t *testing.T) {
 						}
 					}
 				}
-				if si == 0 && os.Getenv("GW_BENCH_TRACE") != "" {
-					logTrace(logf, res)
+				if (si == 0 || os.Getenv("GW_BENCH_TRACE") == "each") && os.Getenv("GW_BENCH_TRACE") != "" {
+					logTrace(logf, res, g.NumArcs())
 				}
 				d := median(ds)
 				iters := res.Summary.Iterations
@@ -239,8 +259,26 @@ func TestBench(t *testing.T) {
 }
 
 // logTrace prints a run's iterations with their kernels (for finding where the time goes).
-func logTrace(logf func(string, ...any), res *engine.Result) {
+func logTrace(logf func(string, ...any), res *engine.Result, arcs int64) {
 	shown := 0
+	full := os.Getenv("GW_BENCH_TRACE") == "all" || os.Getenv("GW_BENCH_TRACE") == "each"
+	var scanned, pushes int64
+	var tSmall, tAll time.Duration
+	nSmall := 0
+	for _, rec := range res.Trace.Records {
+		if rec.Kind != engine.IterationRecord {
+			continue
+		}
+		scanned += rec.EdgesScanned
+		tAll += rec.Time
+		if rec.InVertices <= 4096 {
+			tSmall += rec.Time
+			nSmall++
+		}
+		pushes += rec.OutVertices
+	}
+	logf("    totals: %d edges scanned (%.2f x arcs), %d pushed; iteration time %.0f us, of it %.0f us in %d iterations of <= 4096 rows\n",
+		scanned, float64(scanned)/float64(max(arcs, 1)), pushes, float64(tAll)/1e3, float64(tSmall)/1e3, nSmall)
 	for _, rec := range res.Trace.Records {
 		if rec.Kind != engine.IterationRecord {
 			if rec.Switch != nil {
@@ -248,7 +286,7 @@ func logTrace(logf func(string, ...any), res *engine.Result) {
 			}
 			continue
 		}
-		if shown++; shown > 12 && os.Getenv("GW_BENCH_TRACE") != "all" {
+		if shown++; shown > 12 && !full {
 			continue
 		}
 		var ks []string

@@ -15,6 +15,16 @@ import (
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
 const fuseChunk = 1024
 
+// ssspOpt holds the fused SSSP's kernels/common.cuh SsspOpt bits (far-push dedup 2, split
+// dedup 4, no sssp_batch 8); a variable for measuring each.
+var ssspOpt = 0
+
+// ssspFusedPrefix replaces fused SSSP's kernel prefix (for measuring kernel variants).
+var ssspFusedPrefix = ""
+
+// The SsspOpt bits the host sets itself (kernels/common.cuh OptDeltaStep, OptDsParity).
+const ssspDeltaStep, ssspDsParity = 32, 128
+
 // ssspScout says whether fused SSSP counts the out-edges of every pushed vertex (the records'
 // InEdges); a variable for measuring what the count costs.
 var ssspScout = true
@@ -28,7 +38,16 @@ type fusedState struct {
 	delta      int64
 	val, valIn buffer
 	iter       int
+	// method=deltastep (SSSP): the bucket's vertex list, its parity, and the far pile's tag
+	// carried from launch to launch (0: a fresh one)
+	ds     bool
+	dsPar  int
+	farTag int64
 }
+
+// Length slots (u32 index into ctl) of method=deltastep's two bucket lists (kernels/common.cuh
+// Args.ds_len).
+const lenDs0, lenDs1 = lenTmp + 1, lenTmp + 2
 
 // coopGrid is the cooperative grid for kernel name: every block resident at once.
 // The occupancy of each cooperative kernel, asked of the driver once (only the device's
@@ -64,7 +83,11 @@ func (r *run) coopGrid(name string) (cu.Function, int, error) {
 // into trace records. An overflowing queue or far pile ends a launch early; the loop grows it,
 // folds the spilled pushes in and launches again from the next iteration.
 func (r *run) fusedLoop(st *fusedState) error {
-	name := st.prefix + "_" + lbSuffix[r.s.LB]
+	prefix := st.prefix
+	if st.far != nil && ssspFusedPrefix != "" {
+		prefix = ssspFusedPrefix
+	}
+	name := prefix + "_" + lbSuffix[r.s.LB]
 	fn, grid, err := r.coopGrid(name)
 	if err != nil {
 		return err
@@ -93,6 +116,18 @@ func (r *run) fusedLoop(st *fusedState) error {
 	stamp, err := r.buf("stamp", n*4, false)
 	if err != nil {
 		return err
+	}
+	var farStamp, dsQ buffer
+	if st.ds {
+		if dsQ, err = r.scratch("dsq", (n+1024)*4); err != nil {
+			return err
+		}
+	}
+	if st.far != nil && (ssspOpt&2 != 0 || st.ds) {
+		// zeroed when first taken; later runs' tags are fresh (nextTags)
+		if farStamp, err = r.buf("farstamp", n*4, false); err != nil {
+			return err
+		}
 	}
 	hlens := make([]uint32, fuseChunk+2)
 	htrace := make([]uint64, (fuseChunk+1)*nCounters)
@@ -129,6 +164,24 @@ func (r *run) fusedLoop(st *fusedState) error {
 			a.farQ, a.farLen, a.farCap = fa.addr(), r.lenAddr(st.far.slot), min(r.qcap(st.far.name), r.qcap(st.rest.name))
 			a.far2, a.farLen2 = fb.addr(), r.lenAddr(st.rest.slot)
 			a.bound, a.delta = st.bound, st.delta
+			a.ssspOpt = int64(ssspOpt &^ (ssspDeltaStep | ssspDsParity))
+			if farStamp.bytes > 0 {
+				if st.farTag == 0 {
+					// a tag no iteration of this launch uses (they take tag .. tag+fuseChunk-1)
+					st.farTag = (a.tag + fuseChunk + 1) | 1<<31
+				}
+				a.farStamp, a.farTag = farStamp.addr(), st.farTag
+				if ssspOpt&2 == 0 {
+					a.farStamp = 0 // deltastep's member stamps only: no far-push dedup
+				}
+			}
+			if st.ds {
+				a.ssspOpt |= ssspDeltaStep
+				if st.dsPar == 1 {
+					a.ssspOpt |= ssspDsParity
+				}
+				a.farStamp, a.dsQ, a.dsLen = farStamp.addr(), dsQ.addr(), r.lenAddr(lenDs0)
+			}
 		} else {
 			a.bound = 1 << 62
 		}
@@ -178,13 +231,29 @@ func (r *run) fusedLoop(st *fusedState) error {
 				rec.Note = "fused: one cooperative launch"
 			}
 			if st.far != nil {
-				rec.Note += " bound " + itoa(int64(tr(k, cBound)))
+				rec.Note += " bound " + itoa(int64(tr(k, cBound))) + " far " + itoa(int64(tr(k, cFar)))
+			}
+			heavy := st.ds && tr(k, cChanged) != 0
+			if heavy {
+				rec.Note = joinNote(rec.Note, "deltastep: the settled bucket's heavy edges (w >= delta), once per vertex")
 			}
 			sc := inEdges
-			if k > 0 && st.far != nil && !ssspScout || tr(k, cMinFar) != 0 {
-				sc = -1 // the kernel's count is unknown after a far split
+			if k > 0 && st.far != nil && !ssspScout {
+				sc = -1 // not counted
 			}
-			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc); note != "" {
+			if tr(k, cMinFar) != 0 {
+				// refilled by a far split, which counts the near items' edges
+				sc = -1
+				if ssspScout {
+					sc = int64(tr(k, cCountEdges))
+				}
+				rec.InEdges = sc
+			}
+			if heavy {
+				sc = int64(tr(k, cCount)) * (r.m / max(n, 1)) // the kernel's estimate
+				rec.InEdges = -1
+			}
+			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil && ssspOpt&8 == 0); note != "" {
 				rec.Note = joinNote(rec.Note, note)
 			}
 			prev = t
@@ -211,6 +280,8 @@ func (r *run) fusedLoop(st *fusedState) error {
 				st.far, st.rest = st.rest, st.far
 			}
 			st.far.count = r.hlen(st.far.slot)
+			st.farTag = int64(uint32(tr(fuseChunk, cChanged)))
+			st.dsPar = int(tr(fuseChunk, cDir))
 		}
 		if over {
 			// The queue holding iteration `done`'s input overflowed: fold the spill into it.
@@ -219,7 +290,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 			}
 			continue
 		}
-		if st.cur.count == 0 && (st.far == nil || st.far.count == 0) {
+		if st.cur.count == 0 && (st.far == nil || st.far.count == 0) && (!st.ds || r.hlen(lenDs0+st.dsPar) == 0) {
 			return nil
 		}
 		if done == 0 && st.cur.count == 0 {
@@ -504,7 +575,7 @@ func micros(d time.Duration) float64 { return float64(d) / 1e3 }
 // fusedRule names the rule a fused push loop (kernels/common.cuh fused_loop) applies to an
 // input of cnt rows and sc edges (-1: unknown) under lb=twc|etwc|np, for the trace; "" when
 // the lb runs as it is.
-func fusedRule(lb engine.LoadBalance, cnt, sc int64) string {
+func fusedRule(lb engine.LoadBalance, cnt, sc int64, sssp bool) string {
 	if lb != engine.LBTWC && lb != engine.LBETWC && lb != engine.LBNP {
 		return ""
 	}
@@ -515,6 +586,8 @@ func fusedRule(lb engine.LoadBalance, cnt, sc int64) string {
 		return lbSuffix[lb] + ": small frontier of rich rows, a warp per row"
 	case lb == engine.LBNP && sc >= 0 && sc < 2*cnt:
 		return "np: frontier of short rows (under 2 edges on average) run a thread per row"
+	case sssp && sc >= 16*cnt:
+		return "rich frontier: a warp per batch of rows, their edges packed over the lanes, 4 relaxations in flight a lane (kernels/sssp.cu sssp_batch)"
 	case sc >= 16*cnt:
 		return lbSuffix[lb] + ": rich frontier, 32 rows a block and a warp for rows of 8 or more edges"
 	}

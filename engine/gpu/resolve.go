@@ -34,6 +34,9 @@ func (r *run) resolve() error {
 		return unsupported("blocking (EdgeBlocking) segments PageRank's pull sweeps; %s has none", alg)
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
+	if alg == engine.SSSP && s.Method == engine.DeltaStep && s.Fuse == engine.FuseAuto {
+		s.Fuse = engine.FuseOn // delta-stepping runs in the fused loop
+	}
 	if alg == engine.CC || alg == engine.PR {
 		if err := resolveSweepFuse(&s, alg, p.AvgDegree, p.MaxDegree); err != nil {
 			return err
@@ -70,9 +73,16 @@ func (r *run) resolve() error {
 				if s.Driven != engine.Topology {
 					// a topology-driven run is Bellman-Ford sweeps: no method applies (Validate)
 					s.Method = engine.NearFar
+					if r.req.Schedule.Method == engine.MethodAuto && evenSSSP && s.Fuse == engine.FuseOn && autoDeltaStep {
+						s.Method = engine.DeltaStep
+					}
+				}
+			case engine.DeltaStep:
+				if s.Fuse != engine.FuseOn {
+					return unsupported("method=deltastep runs in the fused loop (fuse=on: data-driven push over a queue, lb=thread|warp|cta|twc|np|etwc)")
 				}
 			default:
-				return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar)", s.Method)
+				return unsupported("method=%s: the GPU engine's SSSP is near-far or (fused) delta-stepping (method=nearfar|deltastep)", s.Method)
 			}
 			if s.Delta == 0 {
 				s.Delta = autoDelta(r)

@@ -82,10 +82,13 @@ type kargs struct {
 	prFixed             int64
 	prInitOut           float64
 	prInitDang          float64
+	farStamp            uint64
+	farTag, ssspOpt     int64
+	dsQ, dsLen          uint64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 576
+const kargsSize = 616
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

@@ -119,9 +119,39 @@ struct Args {
     i64 pr_fixed;
     double pr_init_out;
     double pr_init_dang;
+    // 9. Fused SSSP (kernels/sssp.cu): far_stamp[v] == far_tag says v is already in the far
+    // pile of the current phase (a far push skips it; the split reads its distance then);
+    // sssp_opt: SsspOpt bits.
+    u32* far_stamp;
+    i64 far_tag;
+    i64 sssp_opt;
+    // method=deltastep: the current bucket's vertices (ds_q, length ds_len[parity]; the two
+    // lengths alternate per bucket), whose heavy edges are relaxed once the bucket is settled.
+    u32* ds_q;
+    u32* ds_len;
 };
 
-static_assert(sizeof(Args) == 576, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 616, "Args must match kargs in run.go");
+
+// SsspOpt bits (Args.sssp_opt): deduplicate far pushes per phase (far_stamp; the host sets
+// far_stamp for it); deduplicate the far split's copies and aggregate its queue atomics per
+// warp; OptNoBatch (measuring): no sssp_batch on rich frontiers. OptDeltaStep: method=deltastep
+// (light edges, w < delta, in the bucket's iterations; heavy ones once per bucket vertex,
+// OptHeavyPass set in that iteration); OptDsParity: which of ds_len's two lengths holds the
+// current bucket (carried across launches).
+enum { OptFarDedup = 2, OptSplitDedup = 4, OptNoBatch = 8, OptDeltaStep = 32, OptHeavyPass = 64, OptDsParity = 128 };
+
+// ds_member adds v, just put into the current bucket, to the bucket's vertices once: its
+// far_stamp takes the bucket's member tag (a vertex below the bound is never pushed far, so
+// the far pile's stamps and these never meet).
+__device__ __forceinline__ void ds_member(const Args& a, u32 v) {
+    u32 mt = (u32)a.far_tag | (1u << 30);
+    if (atomicExch(&a.far_stamp[v], mt) == mt) return;
+    cg::coalesced_group g = cg::coalesced_threads();
+    u32 base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(a.ds_len, (u32)g.size());
+    a.ds_q[g.shfl(base, 0) + g.thread_rank()] = v;  // at most V a bucket: ds_q holds V
+}
 
 struct Shared {
     u32 q[AGG_SLOTS];
@@ -257,6 +287,8 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
 }
 
 __device__ __forceinline__ void emit_far(const Args& a, u32 v) {
+    // once per phase: the split reads the distance the vertex has then
+    if (a.far_stamp && atomicExch(&a.far_stamp[v], (u32)a.far_tag) == (u32)a.far_tag) return;
     // one atomic per warp (coalesced group): a far pile takes millions of pushes on urand
     cg::coalesced_group g = cg::coalesced_threads();
     u32 base = 0;
@@ -309,12 +341,19 @@ __device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
     for (u32 i = threadIdx.x; i < k; i += blockDim.x) queue_put(a, sh.base + i, sh.q[i]);
 }
 
+// FarPile<F>::on: functor F pushes to a far pile (SSSP; kernels/sssp.cu specialises it).
+// Off, far pushes and delta-stepping's bookkeeping in the fused loop are compiled out.
+template <class F>
+struct FarPile {
+    static constexpr bool on = false;
+};
+
 template <class F>
 __device__ __forceinline__ void visit(const Args& a, Shared& sh, Local& st, F& f, u32 r, i64 e) {
     u32 out;
     int c = f.edge(r, a.nbr[e], e, weight(a, e), &out);
     if (c == 1) emit(a, sh, st, out);
-    else if (c == 2) emit_far(a, out);
+    else if (FarPile<F>::on && c == 2) emit_far(a, out);
 }
 
 /// Load-balancing strategies (Gunrock's operators/advance, Merrill et al.).
@@ -724,7 +763,17 @@ __device__ void lb_grid(const Args& a, Shared& sh, Local& st, F& f) {
     }
 }
 
-enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6, LETWC = 7, LGrid = 8 };
+enum { LThread = 0, LWarp = 1, LCTA = 2, LTWC = 3, LEdge = 4, LCOO = 5, LNP = 6, LETWC = 7, LGrid = 8, LBatch = 9 };
+
+// RichLB<F>::lb is the strategy a fused push loop runs for functor F on a rich frontier
+// (more than 4096 rows of 16 or more edges on average) under lb=twc|etwc|np; -1: the lb
+// itself, with 32 rows a block and a warp from 8 edges. kernels/sssp.cu specialises it (LBatch:
+// kernels/sssp.cu sssp_batch).
+template <class F>
+struct RichLB {
+    static constexpr int lb = -1;
+};
+
 
 // LateLB dispatches the strategies added after the first seven by specialisation, so that a
 // kernel instantiates (and declares the shared queues of) only the strategy it runs.
@@ -798,6 +847,8 @@ __device__ void fused_loop(const Args& a0) {
     Args s = a0;
     i64 bound = a0.bound;
     int far_sel = 0;
+    __shared__ u64 split_edges;  // the block's share of a far split's near edges
+    int ds_par = (a0.sssp_opt & OptDsParity) ? 1 : 0;
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
     for (i64 k = 0; k < a0.iters; k++) {
         bool even = (k & 1) == 0;
@@ -810,8 +861,31 @@ __device__ void fused_loop(const Args& a0) {
         s.tag = a0.tag + k;
         s.far_q = far_sel ? a0.far2 : a0.far_q;
         s.far_len = far_sel ? a0.far_len2 : a0.far_len;
+        if (FarPile<F>::on) {
+            s.sssp_opt = a0.sssp_opt;
+            s.ds_len = a0.ds_len + ds_par;
+        }
         u32 cnt = *((volatile u32*)s.in_len);
         bool refilled = false;  // this input came from the far pile
+        bool heavy = false;     // method=deltastep: this iteration relaxes the bucket's heavy edges
+        if (FarPile<F>::on && k == 0 && a0.iter == 0 && a0.ds_q && blockIdx.x == 0 && threadIdx.x < cnt)
+            ds_member(s, s.in_q[threadIdx.x]);  // the source starts the first bucket's list
+        if (FarPile<F>::on && cnt == 0 && a0.ds_q) {
+            u32 hc = *((volatile u32*)(a0.ds_len + ds_par));
+            if (hc > 0) {
+                /// Delta-stepping: the bucket is settled; relax its vertices' heavy edges once
+                /// (every such push lands above the bound, in the far pile). The next bucket's
+                /// vertices go to the other length, cleared here (nothing touches it now).
+                heavy = true;
+                cnt = hc;
+                s.in_q = a0.ds_q;
+                s.in_len = a0.ds_len + ds_par;
+                s.sssp_opt |= OptHeavyPass;
+                if (blockIdx.x == 0 && threadIdx.x == 0) a0.ds_len[ds_par ^ 1] = 0;
+                ds_par ^= 1;
+                s.ds_len = a0.ds_len + ds_par;
+            }
+        }
         if (cnt == 0 && a0.far_q) {
             refilled = true;
             /// Near-far: the near worklist is empty; move the bound past the smallest far
@@ -827,25 +901,60 @@ __device__ void fused_loop(const Args& a0) {
                 if (d >= bound) best = max(best, (u64)(INF_DIST - d));
             }
             if (best) atomicMax(&s.ctr[CMinFar], best);
+            if (threadIdx.x == 0) split_edges = 0;
             grid.sync();
             u64 m = *((volatile u64*)&s.ctr[CMinFar]);
             if (m == 0) break;  // nothing left above the bound
             i64 mind = INF_DIST - (i64)m;
             bound = (mind / a0.delta + 1) * a0.delta;
+            // the next phase's far tag: the copies kept (and, with OptFarDedup, the pushes of
+            // the phase) are stamped with it
+            u32 ftag = (u32)(a0.tag + k) | (1u << 31);
+            s.far_tag = ftag;  // the new bucket's (ds_member's tag derives from it)
+            bool sd = a0.sssp_opt & OptSplitDedup;
+            u64 ne = 0;  // the near items' out-edges (the next step's rules need them)
             for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
                 u32 v = s.far_q[i];
                 i64 d = s.val[v];
                 if (d < mind) continue;
                 if (d < bound) {
                     if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
+                    if (a0.out_off) ne += (u64)(a0.out_off[v + 1] - a0.out_off[v]);
+                    if (a0.ds_q) ds_member(s, v);
+                    if (sd) {
+                        cg::coalesced_group g = cg::coalesced_threads();
+                        u32 base = 0;
+                        if (g.thread_rank() == 0) base = atomicAdd(a0.lens + k, (u32)g.size());
+                        u32 idx = g.shfl(base, 0) + g.thread_rank();
+                        if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
+                        else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
+                        continue;
+                    }
                     u32 idx = atomicAdd(a0.lens + k, 1u);
                     if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
                     else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
                 } else {
+                    if (sd) {
+                        // one copy per vertex: val does not change during the split
+                        if (a0.far_stamp) {
+                            if (atomicExch(&a0.far_stamp[v], ftag) == ftag) continue;
+                        } else if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) {
+                            continue;
+                        }
+                        cg::coalesced_group g = cg::coalesced_threads();
+                        u32 base = 0;
+                        if (g.thread_rank() == 0) base = atomicAdd(dst_len, (u32)g.size());
+                        dst_q[g.shfl(base, 0) + g.thread_rank()] = v;
+                        continue;
+                    }
                     u32 idx = atomicAdd(dst_len, 1u);
                     dst_q[idx] = v;  // the piles have equal capacity: the split never overflows
                 }
             }
+            for (int o = 16; o > 0; o >>= 1) ne += __shfl_down_sync(0xffffffffu, ne, o);
+            if ((threadIdx.x & 31) == 0 && ne) atomicAdd(&split_edges, ne);
+            __syncthreads();
+            if (threadIdx.x == 0 && split_edges) atomicAdd(&s.ctr[CCountEdges], split_edges);
             far_sel ^= 1;
             s.far_q = far_sel ? a0.far2 : a0.far_q;
             s.far_len = far_sel ? a0.far_len2 : a0.far_len;
@@ -867,8 +976,10 @@ __device__ void fused_loop(const Args& a0) {
             /// on average) 32 rows a block and a warp for every row of 8 or more edges; np's
             /// rows of under 2 edges a thread each (fused.go fusedRule traces the same).
             i64 sc = -1;
-            if (!refilled)
-                sc = k == 0 ? a0.do_scout : a0.out_off ? (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]) : -1;
+            if (heavy) sc = (i64)cnt * (a0.m / max(a0.n, (i64)1));  // the bucket's rows: about average
+            else if (!a0.out_off) sc = k == 0 && !refilled ? a0.do_scout : -1;
+            else if (refilled) sc = (i64)*((volatile u64*)&s.ctr[CCountEdges]);
+            else sc = k == 0 ? a0.do_scout : (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]);
             s.rpb = a0.rpb;
             s.twc_warp = a0.twc_warp;
             if (cnt <= 64 && sc >= 16384) {
@@ -877,6 +988,8 @@ __device__ void fused_loop(const Args& a0) {
                 advance<LWarp>(s, sh, f);
             } else if (LB == LNP && sc >= 0 && sc < 2 * (i64)cnt) {
                 advance<LThread>(s, sh, f);
+            } else if (RichLB<F>::lb >= 0 && !(a0.sssp_opt & OptNoBatch) && sc >= 16 * (i64)cnt) {
+                advance<(RichLB<F>::lb >= 0 ? RichLB<F>::lb : LB)>(s, sh, f);
             } else {
                 if (sc >= 16 * (i64)cnt) {
                     s.rpb = LB == LNP ? (a0.rpb & 255) | (32 << 8) : 32;
@@ -898,17 +1011,28 @@ __device__ void fused_loop(const Args& a0) {
             s.ctr[CBound] = (u64)bound;
             s.ctr[CFarSel] = far_sel;
             s.ctr[CCount] = cnt;
+            if (FarPile<F>::on && a0.far_q) s.ctr[CFar] = *((volatile u32*)s.far_len);
+            if (heavy) s.ctr[CChanged] = 1;
         }
         if (s.ctr[COverflow]) break;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         a0.trace[a0.iters * NCounters + CBound] = (u64)bound;
         a0.trace[a0.iters * NCounters + CFarSel] = far_sel;
+        if (FarPile<F>::on) {
+            // the far pile's tag and the bucket list's parity, for the next launch
+            a0.trace[a0.iters * NCounters + CChanged] = (u32)s.far_tag;
+            a0.trace[a0.iters * NCounters + CDir] = ds_par;
+        }
     }
 }
 
 #define FUSED(NAME, FUNCTOR, LB) \
     extern "C" __global__ void __launch_bounds__(BLOCK) NAME(const Args a) { fused_loop<LB, FUNCTOR>(a); }
+
+// FUSED_MIN is FUSED with at least MINB blocks resident per SM (the register budget).
+#define FUSED_MIN(NAME, FUNCTOR, LB, MINB) \
+    extern "C" __global__ void __launch_bounds__(BLOCK, MINB) NAME(const Args a) { fused_loop<LB, FUNCTOR>(a); }
 
 #define FUSED_ENTRIES(PREFIX, FUNCTOR)          \
     FUSED(PREFIX##_thread, FUNCTOR, LThread)    \

@@ -19,14 +19,23 @@ __device__ __forceinline__ int relax(const Args& a, u32 v, int nd) {
     return (i64)nd < a.bound ? 1 : 2;
 }
 
+// skip_edge: method=deltastep relaxes a bucket's light edges (w < delta) in its iterations and
+// its heavy ones (w >= delta) once, in the heavy pass.
+__device__ __forceinline__ bool skip_edge(const Args& a, int w) {
+    return a.ds_q && ((a.sssp_opt & OptHeavyPass) != 0) != (w >= a.delta);
+}
+
 struct SsspPush {
     const Args& a;
     __device__ bool row_ok(u32 u) const { return a.val_in[u] != INF_DIST; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int w, u32* out) const {
+        if (skip_edge(a, w)) return 0;
         int du = a.val_in[u];
         *out = v;
-        return relax(a, v, du + w);
+        int c = relax(a, v, du + w);
+        if (c == 1 && a.ds_q) ds_member(a, v);
+        return c;
     }
 };
 
@@ -43,14 +52,126 @@ struct SsspPull {
     }
 };
 
+// sssp_batch: the fused loop's rich frontiers (RichLB). Relaxing an edge is a chain of
+// dependent loads (row, offsets, neighbour and weight, the atomic on its distance), and with a
+// warp per row a warp has one row's edges in flight: the big near-far iterations ran at ~23
+// GTEPS where a Bellman-Ford sweep reaches ~58. Here a warp takes R rows at a time (R = the
+// frontier over the grid's warps, at most 32: every warp busy), packs their edges over its
+// lanes (a warp scan of the degrees; each edge finds its row by a binary search of the 32
+// scans in shared memory) and gives every lane BATCH edges whose loads and atomics are all
+// issued before any result is used.
+template <int SSSP_BATCH>
+__device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
+    __shared__ int sdu[BLOCK];
+    u32 cnt = in_count(a);
+    int lane = threadIdx.x & 31, wb = threadIdx.x & ~31;
+    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
+    i64 R = min((i64)32, max((i64)1, ((i64)cnt + nw - 1) / nw));
+    for (i64 base = w * R; base < cnt; base += nw * R) {
+        /// 1. Lane j < R owns row base + j: its vertex, distance and edge range.
+        i64 i = base + lane;
+        u32 r = 0;
+        i64 b = 0, deg = 0;
+        int du = INF_DIST;
+        if (lane < R && i < cnt) {
+            r = a.in_q[i];
+            du = a.val_in[r];
+            if (du != INF_DIST) {
+                b = a.off[r];
+                deg = a.off[r + 1] - b;
+            }
+        }
+        st.edges += deg;
+        i64 inc = deg;
+        for (int o = 1; o < 32; o <<= 1) {
+            i64 y = __shfl_up_sync(0xffffffffu, inc, o);
+            if (lane >= o) inc += y;
+        }
+        i64 total = __shfl_sync(0xffffffffu, inc, 31);
+        sh.wrow[threadIdx.x] = r;
+        sh.wbeg[threadIdx.x] = b;
+        sh.wend[threadIdx.x] = inc - deg;  // exclusive scan
+        sdu[threadIdx.x] = du;
+        __syncwarp();
+        /// 2. The rows' edges, BATCH per lane at a time: loads, then atomics, then pushes.
+        for (i64 k0 = 0; k0 < total; k0 += 32 * SSSP_BATCH) {
+            u32 v[SSSP_BATCH];
+            int nd[SSSP_BATCH], old[SSSP_BATCH];
+#pragma unroll
+            for (int j = 0; j < SSSP_BATCH; j++) {
+                i64 k = k0 + j * 32 + lane;
+                nd[j] = INF_DIST;
+                v[j] = 0;
+                if (k < total) {
+                    int lo = 0;  // the last row whose scan is <= k (empty rows share a scan)
+#pragma unroll
+                    for (int h = 16; h > 0; h >>= 1)
+                        if (sh.wend[wb + lo + h] <= k) lo += h;
+                    i64 e = sh.wbeg[wb + lo] + (k - sh.wend[wb + lo]);
+                    v[j] = a.nbr[e];
+                    int wj = weight(a, e);
+                    if (!skip_edge(a, wj)) nd[j] = sdu[wb + lo] + wj;
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < SSSP_BATCH; j++) {
+                old[j] = INF_DIST;
+                if (nd[j] == INF_DIST) continue;
+                if (a.update == URMW) old[j] = atomicMin(&a.val[v[j]], nd[j]);
+                else old[j] = a.val[v[j]];
+            }
+#pragma unroll
+            for (int j = 0; j < SSSP_BATCH; j++) {
+                if (nd[j] >= old[j]) continue;
+                if (a.update != URMW) a.val[v[j]] = nd[j];
+                if ((i64)nd[j] < a.bound) {
+                    if (a.ds_q) ds_member(a, v[j]);
+                    emit(a, sh, st, v[j]);
+                } else {
+                    emit_far(a, v[j]);
+                }
+            }
+        }
+        __syncwarp();
+    }
+}
+
+template <>
+struct LateLB<LBatch> {
+    template <class F>
+    static __device__ __forceinline__ bool run(const Args& a, Shared& sh, Local& st, F&) {
+        sssp_batch<4>(a, sh, st);
+        return true;
+    }
+};
+template <>
+struct RichLB<SsspPush> {
+    static constexpr int lb = LBatch;
+};
+template <>
+struct FarPile<SsspPush> {
+    static constexpr bool on = true;
+};
+template <>
+struct FarPile<SsspPull> {
+    static constexpr bool on = true;
+};
+
 // sssp_push_<lb>: relax the out-edges of the frontier.
 ENTRIES(sssp_push, SsspPush)
 ENTRY(sssp_push_etwc, SsspPush, LETWC)
 // sssp_pull_<lb>: every vertex relaxes its in-edges from frontier members.
 ENTRIES(sssp_pull, SsspPull)
 ENTRY(sssp_pull_etwc, SsspPull, LETWC)
-// sssp_fused_<lb>: the whole near-far loop in one cooperative launch (fuse=on).
-FUSED_ENTRIES(sssp_fused, SsspPush)
-FUSED(sssp_fused_np, SsspPush, LNP)
-FUSED(sssp_fused_etwc, SsspPush, LETWC)
+// sssp_fused_<lb>: the whole near-far loop in one cooperative launch (fuse=on), at least 4
+// blocks of 256 threads an SM (64 registers: the cooperative grid is the resident blocks).
+FUSED_MIN(sssp_fused_thread, SsspPush, LThread, 4)
+FUSED_MIN(sssp_fused_warp, SsspPush, LWarp, 4)
+FUSED_MIN(sssp_fused_cta, SsspPush, LCTA, 4)
+FUSED_MIN(sssp_fused_twc, SsspPush, LTWC, 4)
+FUSED_MIN(sssp_fused_np, SsspPush, LNP, 4)
+FUSED_MIN(sssp_fused_etwc, SsspPush, LETWC, 4)
+// (measuring) 5 blocks an SM (48 registers)
+FUSED_MIN(sssp_fused5_warp, SsspPush, LWarp, 5)
+FUSED_MIN(sssp_fused5_np, SsspPush, LNP, 5)
 
