@@ -15,5 +15,4 @@ func init() {
 	if v := os.Getenv("GW_SSSP_OPT"); v != "" {
 		fmt.Sscan(v, &ssspOpt)
 	}
-	ssspFusedPrefix = os.Getenv("GW_SSSP_PREFIX")
 }

@@ -15,15 +15,9 @@ import (
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
 const fuseChunk = 1024
 
-// ssspOpt holds the fused SSSP's kernels/common.cuh SsspOpt bits (far-push dedup 2, split
-// dedup 4, no sssp_batch 8); a variable for measuring each.
+// ssspOpt holds the fused SSSP's kernels/common.cuh SsspOpt bits (1: no sssp_batch on rich
+// frontiers); a variable for measuring.
 var ssspOpt = 0
-
-// ssspFusedPrefix replaces fused SSSP's kernel prefix (for measuring kernel variants).
-var ssspFusedPrefix = ""
-
-// The SsspOpt bits the host sets itself (kernels/common.cuh OptDeltaStep, OptDsParity).
-const ssspDeltaStep, ssspDsParity = 32, 128
 
 // ssspScout says whether fused SSSP counts the out-edges of every pushed vertex (the records'
 // InEdges); a variable for measuring what the count costs.
@@ -38,16 +32,7 @@ type fusedState struct {
 	delta      int64
 	val, valIn buffer
 	iter       int
-	// method=deltastep (SSSP): the bucket's vertex list, its parity, and the far pile's tag
-	// carried from launch to launch (0: a fresh one)
-	ds     bool
-	dsPar  int
-	farTag int64
 }
-
-// Length slots (u32 index into ctl) of method=deltastep's two bucket lists (kernels/common.cuh
-// Args.ds_len).
-const lenDs0, lenDs1 = lenTmp + 1, lenTmp + 2
 
 // coopGrid is the cooperative grid for kernel name: every block resident at once.
 // The occupancy of each cooperative kernel, asked of the driver once (only the device's
@@ -83,11 +68,7 @@ func (r *run) coopGrid(name string) (cu.Function, int, error) {
 // into trace records. An overflowing queue or far pile ends a launch early; the loop grows it,
 // folds the spilled pushes in and launches again from the next iteration.
 func (r *run) fusedLoop(st *fusedState) error {
-	prefix := st.prefix
-	if st.far != nil && ssspFusedPrefix != "" {
-		prefix = ssspFusedPrefix
-	}
-	name := prefix + "_" + lbSuffix[r.s.LB]
+	name := st.prefix + "_" + lbSuffix[r.s.LB]
 	fn, grid, err := r.coopGrid(name)
 	if err != nil {
 		return err
@@ -116,18 +97,6 @@ func (r *run) fusedLoop(st *fusedState) error {
 	stamp, err := r.buf("stamp", n*4, false)
 	if err != nil {
 		return err
-	}
-	var farStamp, dsQ buffer
-	if st.ds {
-		if dsQ, err = r.scratch("dsq", (n+1024)*4); err != nil {
-			return err
-		}
-	}
-	if st.far != nil && (ssspOpt&2 != 0 || st.ds) {
-		// zeroed when first taken; later runs' tags are fresh (nextTags)
-		if farStamp, err = r.buf("farstamp", n*4, false); err != nil {
-			return err
-		}
 	}
 	hlens := make([]uint32, fuseChunk+2)
 	htrace := make([]uint64, (fuseChunk+1)*nCounters)
@@ -164,24 +133,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 			a.farQ, a.farLen, a.farCap = fa.addr(), r.lenAddr(st.far.slot), min(r.qcap(st.far.name), r.qcap(st.rest.name))
 			a.far2, a.farLen2 = fb.addr(), r.lenAddr(st.rest.slot)
 			a.bound, a.delta = st.bound, st.delta
-			a.ssspOpt = int64(ssspOpt &^ (ssspDeltaStep | ssspDsParity))
-			if farStamp.bytes > 0 {
-				if st.farTag == 0 {
-					// a tag no iteration of this launch uses (they take tag .. tag+fuseChunk-1)
-					st.farTag = (a.tag + fuseChunk + 1) | 1<<31
-				}
-				a.farStamp, a.farTag = farStamp.addr(), st.farTag
-				if ssspOpt&2 == 0 {
-					a.farStamp = 0 // deltastep's member stamps only: no far-push dedup
-				}
-			}
-			if st.ds {
-				a.ssspOpt |= ssspDeltaStep
-				if st.dsPar == 1 {
-					a.ssspOpt |= ssspDsParity
-				}
-				a.farStamp, a.dsQ, a.dsLen = farStamp.addr(), dsQ.addr(), r.lenAddr(lenDs0)
-			}
+			a.ssspOpt = int64(ssspOpt)
 		} else {
 			a.bound = 1 << 62
 		}
@@ -231,11 +183,10 @@ func (r *run) fusedLoop(st *fusedState) error {
 				rec.Note = "fused: one cooperative launch"
 			}
 			if st.far != nil {
-				rec.Note += " bound " + itoa(int64(tr(k, cBound))) + " far " + itoa(int64(tr(k, cFar)))
-			}
-			heavy := st.ds && tr(k, cChanged) != 0
-			if heavy {
-				rec.Note = joinNote(rec.Note, "deltastep: the settled bucket's heavy edges (w >= delta), once per vertex")
+				rec.Note += " bound " + itoa(int64(tr(k, cBound)))
+				if f := tr(k, cFar); f != 0 {
+					rec.Note += ", split a far pile of " + itoa(int64(f))
+				}
 			}
 			sc := inEdges
 			if k > 0 && st.far != nil && !ssspScout {
@@ -249,11 +200,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 				}
 				rec.InEdges = sc
 			}
-			if heavy {
-				sc = int64(tr(k, cCount)) * (r.m / max(n, 1)) // the kernel's estimate
-				rec.InEdges = -1
-			}
-			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil && ssspOpt&8 == 0); note != "" {
+			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil && ssspOpt&1 == 0); note != "" {
 				rec.Note = joinNote(rec.Note, note)
 			}
 			prev = t
@@ -280,8 +227,6 @@ func (r *run) fusedLoop(st *fusedState) error {
 				st.far, st.rest = st.rest, st.far
 			}
 			st.far.count = r.hlen(st.far.slot)
-			st.farTag = int64(uint32(tr(fuseChunk, cChanged)))
-			st.dsPar = int(tr(fuseChunk, cDir))
 		}
 		if over {
 			// The queue holding iteration `done`'s input overflowed: fold the spill into it.
@@ -290,7 +235,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 			}
 			continue
 		}
-		if st.cur.count == 0 && (st.far == nil || st.far.count == 0) && (!st.ds || r.hlen(lenDs0+st.dsPar) == 0) {
+		if st.cur.count == 0 && (st.far == nil || st.far.count == 0) {
 			return nil
 		}
 		if done == 0 && st.cur.count == 0 {

@@ -34,9 +34,6 @@ func (r *run) resolve() error {
 		return unsupported("blocking (EdgeBlocking) segments PageRank's pull sweeps; %s has none", alg)
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
-	if alg == engine.SSSP && s.Method == engine.DeltaStep && s.Fuse == engine.FuseAuto {
-		s.Fuse = engine.FuseOn // delta-stepping runs in the fused loop
-	}
 	if alg == engine.CC || alg == engine.PR {
 		if err := resolveSweepFuse(&s, alg, p.AvgDegree, p.MaxDegree); err != nil {
 			return err
@@ -73,16 +70,9 @@ func (r *run) resolve() error {
 				if s.Driven != engine.Topology {
 					// a topology-driven run is Bellman-Ford sweeps: no method applies (Validate)
 					s.Method = engine.NearFar
-					if r.req.Schedule.Method == engine.MethodAuto && evenSSSP && s.Fuse == engine.FuseOn && autoDeltaStep {
-						s.Method = engine.DeltaStep
-					}
-				}
-			case engine.DeltaStep:
-				if s.Fuse != engine.FuseOn {
-					return unsupported("method=deltastep runs in the fused loop (fuse=on: data-driven push over a queue, lb=thread|warp|cta|twc|np|etwc)")
 				}
 			default:
-				return unsupported("method=%s: the GPU engine's SSSP is near-far or (fused) delta-stepping (method=nearfar|deltastep)", s.Method)
+				return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar)", s.Method)
 			}
 			if s.Delta == 0 {
 				s.Delta = autoDelta(r)
@@ -241,8 +231,15 @@ func (r *run) resolveData(s *engine.Schedule, alg engine.Algorithm) {
 	}
 	if s.PushAgg == engine.AggAuto {
 		s.PushAgg = engine.AggWarp
-		if alg == engine.BFS {
+		p := r.g.Properties()
+		switch {
+		case alg == engine.BFS:
 			s.PushAgg = engine.AggBlock // measured 10-15% faster on kron and urand (NOTES.md)
+		case alg == engine.SSSP && s.Fuse == engine.FuseOn && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree:
+			// fused SSSP on even dense degrees (urand): ~300K near pushes an iteration, one
+			// atomic on the queue's tail per block instead of per warp group (H200, urand scale
+			// 20, delta 96: 2.51 -> 1.89 ms, NOTES.md)
+			s.PushAgg = engine.AggBlock
 		}
 	}
 }
@@ -250,7 +247,8 @@ func (r *run) resolveData(s *engine.Schedule, alg engine.Algorithm) {
 // autoDelta picks the near-far bucket width from the weights: about the mean weight times a
 // factor that grows as the degree falls, so that each near phase has enough work to fill the
 // GPU on sparse, high-diameter graphs (road networks) without much redundant relaxation on
-// dense ones: half the mean weight on even dense degrees, 16 times wider on skewed graphs.
+// dense ones: three quarters of the mean weight on even dense degrees, 16 times wider on
+// skewed graphs.
 func autoDelta(r *run) int {
 	g := r.g
 	if g.Weights == nil || len(g.Weights) == 0 {
@@ -268,9 +266,10 @@ func autoDelta(r *run) int {
 	f := 32 / max(p.AvgDegree, 1)
 	f = min(max(f, 1), 16)
 	if p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree {
-		// even, dense degrees (urand): half the mean weight; each near phase still fills the
-		// GPU (H200, urand scale 20: delta 64 3.41 ms in 38 steps, 127 3.60 ms in 33)
-		f = 0.5
+		// even, dense degrees (urand): three quarters of the mean weight; each near phase
+		// still fills the GPU (H200, urand scale 20, fused, push_agg=block: delta 63 2.13 ms,
+		// 96 1.89, 128 2.24; earlier, with per-warp pushes, 64 3.41 and 127 3.60)
+		f = 0.75
 	}
 	if float64(p.MaxDegree) > 100*p.AvgDegree {
 		// skewed (kron): hubs settle most vertices in a few wide buckets (measured: delta 1024 to

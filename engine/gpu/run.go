@@ -82,13 +82,11 @@ type kargs struct {
 	prFixed             int64
 	prInitOut           float64
 	prInitDang          float64
-	farStamp            uint64
-	farTag, ssspOpt     int64
-	dsQ, dsLen          uint64
+	ssspOpt             int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 616
+const kargsSize = 584
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

@@ -44,9 +44,6 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("fuse", "on"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
-		// fused delta-stepping (light edges in the bucket's iterations, heavy ones once a bucket)
-		{axis("method", "deltastep"), fusedLB, axis("delta", "1", "7", "100000")},
-		{axis("method", "deltastep"), axis("update", "rmw", "rw"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 	},
 	engine.CC: {
 		{},

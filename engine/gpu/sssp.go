@@ -24,10 +24,6 @@ import (
 // [2] Pai, Pingali. IrGL. OOPSLA 2016. [3] Nasre, Burtscher, Pingali. IPDPS 2013.
 func init() { drivers[engine.SSSP] = sssp }
 
-// autoDeltaStep says whether method=auto takes fused delta-stepping where SSSP is fused on even
-// dense degrees (resolve.go).
-var autoDeltaStep = true
-
 func sssp(r *run) error {
 	src, err := engine.ResolveSource(r.req.Params, r.g)
 	if err != nil {
@@ -64,17 +60,7 @@ func sssp(r *run) error {
 		return err
 	}
 	if s.Fuse == engine.FuseOn {
-		st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: int64(s.Delta), delta: int64(s.Delta), val: val, valIn: valIn,
-			ds: s.Method == engine.DeltaStep}
-		if st.ds {
-			// empty bucket lists; the kernel's first iteration adds the source
-			if err := r.setLen(lenDs0, 0); err != nil {
-				return err
-			}
-			if err := r.setLen(lenDs1, 0); err != nil {
-				return err
-			}
-		}
+		st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: int64(s.Delta), delta: int64(s.Delta), val: val, valIn: valIn}
 		for {
 			if err := r.fusedLoop(st); err != nil {
 				return err
@@ -102,7 +88,6 @@ func sssp(r *run) error {
 				break
 			}
 			st.bound = math.MaxInt32 // relax what the sweep found in full
-			st.ds = false            // (all edges: the sweep's vertices are in no bucket list)
 		}
 		r.collect = func() error { return r.collectDist(val) }
 		return nil

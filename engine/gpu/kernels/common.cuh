@@ -119,38 +119,70 @@ struct Args {
     i64 pr_fixed;
     double pr_init_out;
     double pr_init_dang;
-    // 9. Fused SSSP (kernels/sssp.cu): far_stamp[v] == far_tag says v is already in the far
-    // pile of the current phase (a far push skips it; the split reads its distance then);
-    // sssp_opt: SsspOpt bits.
-    u32* far_stamp;
-    i64 far_tag;
+    // 9. Fused SSSP: SsspOpt bits (measuring).
     i64 sssp_opt;
-    // method=deltastep: the current bucket's vertices (ds_q, length ds_len[parity]; the two
-    // lengths alternate per bucket), whose heavy edges are relaxed once the bucket is settled.
-    u32* ds_q;
-    u32* ds_len;
 };
 
-static_assert(sizeof(Args) == 616, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 584, "Args must match kargs in run.go");
 
-// SsspOpt bits (Args.sssp_opt): deduplicate far pushes per phase (far_stamp; the host sets
-// far_stamp for it); deduplicate the far split's copies and aggregate its queue atomics per
-// warp; OptNoBatch (measuring): no sssp_batch on rich frontiers. OptDeltaStep: method=deltastep
-// (light edges, w < delta, in the bucket's iterations; heavy ones once per bucket vertex,
-// OptHeavyPass set in that iteration); OptDsParity: which of ds_len's two lengths holds the
-// current bucket (carried across launches).
-enum { OptFarDedup = 2, OptSplitDedup = 4, OptNoBatch = 8, OptDeltaStep = 32, OptHeavyPass = 64, OptDsParity = 128 };
+// SsspOpt bits (Args.sssp_opt, for measuring): OptNoBatch: no sssp_batch on rich frontiers.
+enum { OptNoBatch = 1 };
 
-// ds_member adds v, just put into the current bucket, to the bucket's vertices once: its
-// far_stamp takes the bucket's member tag (a vertex below the bound is never pushed far, so
-// the far pile's stamps and these never meet).
-__device__ __forceinline__ void ds_member(const Args& a, u32 v) {
-    u32 mt = (u32)a.far_tag | (1u << 30);
-    if (atomicExch(&a.far_stamp[v], mt) == mt) return;
+// Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block collects its pushes in shared memory and appends them with one global atomic
+// (bq_flush); a full buffer falls back to one atomic per warp. The queue tails are single
+// counters: with a warp's coalesced group as the unit (one to three items per atomic in the
+// near-far iterations) urand's big iterations spent most of their time in those atomics.
+#define BQ_SLOTS 1024
+struct BlockQ {
+    u32 q[BQ_SLOTS];
+    u32 n, base;
+};
+__device__ __forceinline__ BlockQ& far_bq() {
+    __shared__ BlockQ b;
+    return b;
+}
+// queue_push appends v to queue (q, len, cap) with one atomic per coalesced group; past cap it
+// spills v and raises overflow code ovf.
+__device__ __forceinline__ void queue_push(const Args& a, u32* q, u32* len, i64 cap, int ovf, u32 v) {
     cg::coalesced_group g = cg::coalesced_threads();
     u32 base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(a.ds_len, (u32)g.size());
-    a.ds_q[g.shfl(base, 0) + g.thread_rank()] = v;  // at most V a bucket: ds_q holds V
+    if (g.thread_rank() == 0) base = atomicAdd(len, (u32)g.size());
+    u32 idx = g.shfl(base, 0) + g.thread_rank();
+    if ((i64)idx < cap) {
+        q[idx] = v;
+    } else {
+        a.spill[v] = 1;
+        a.ctr[COverflow] = ovf;
+    }
+}
+
+// bq_put buffers v in the block's buffer (q, n); false when it is full.
+__device__ __forceinline__ bool bq_put(u32* q, u32* n, u32 v) {
+    u32 s = atomicAdd(n, 1u);
+    if (s >= BQ_SLOTS) return false;
+    q[s] = v;
+    return true;
+}
+
+// bq_flush appends the block's buffered pushes to queue (dst, len, cap) with one atomic and
+// empties the buffer. Every thread of the block calls it.
+__device__ __forceinline__ void bq_flush(const Args& a, u32* q, u32* n, u32* base, u32* dst, u32* len, i64 cap, int ovf) {
+    __syncthreads();
+    u32 k = min(*n, (u32)BQ_SLOTS);
+    if (threadIdx.x == 0 && k) *base = atomicAdd(len, k);
+    __syncthreads();
+    for (u32 i = threadIdx.x; i < k; i += blockDim.x) {
+        u32 idx = *base + i, v = q[i];
+        if ((i64)idx < cap) {
+            dst[idx] = v;
+        } else {
+            a.spill[v] = 1;
+            a.ctr[COverflow] = ovf;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) *n = 0;
+    __syncthreads();
 }
 
 struct Shared {
@@ -288,19 +320,9 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
 
 __device__ __forceinline__ void emit_far(const Args& a, u32 v) {
     // once per phase: the split reads the distance the vertex has then
-    if (a.far_stamp && atomicExch(&a.far_stamp[v], (u32)a.far_tag) == (u32)a.far_tag) return;
-    // one atomic per warp (coalesced group): a far pile takes millions of pushes on urand
-    cg::coalesced_group g = cg::coalesced_threads();
-    u32 base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(a.far_len, (u32)g.size());
-    base = g.shfl(base, 0);
-    u32 idx = base + g.thread_rank();
-    if ((i64)idx < a.far_cap) {
-        a.far_q[idx] = v;
-    } else {
-        a.spill[v] = 1;
-        a.ctr[COverflow] = 2;
-    }
+    // one atomic per warp (coalesced group); kernels/sssp.cu sssp_batch, which takes urand's
+    // millions of far pushes, buffers them per block (far_bq)
+    queue_push(a, a.far_q, a.far_len, a.far_cap, 2, v);
 }
 
 // agg_flush empties a half-full block buffer of aggregated pushes into the worklist between
@@ -341,8 +363,8 @@ __device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
     for (u32 i = threadIdx.x; i < k; i += blockDim.x) queue_put(a, sh.base + i, sh.q[i]);
 }
 
-// FarPile<F>::on: functor F pushes to a far pile (SSSP; kernels/sssp.cu specialises it).
-// Off, far pushes and delta-stepping's bookkeeping in the fused loop are compiled out.
+// FarPile<F>::on: functor F pushes to a far pile (SSSP; kernels/sssp.cu specialises it); off,
+// the far pushes are compiled out of its strategies.
 template <class F>
 struct FarPile {
     static constexpr bool on = false;
@@ -848,7 +870,6 @@ __device__ void fused_loop(const Args& a0) {
     i64 bound = a0.bound;
     int far_sel = 0;
     __shared__ u64 split_edges;  // the block's share of a far split's near edges
-    int ds_par = (a0.sssp_opt & OptDsParity) ? 1 : 0;
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
     for (i64 k = 0; k < a0.iters; k++) {
         bool even = (k & 1) == 0;
@@ -861,32 +882,70 @@ __device__ void fused_loop(const Args& a0) {
         s.tag = a0.tag + k;
         s.far_q = far_sel ? a0.far2 : a0.far_q;
         s.far_len = far_sel ? a0.far_len2 : a0.far_len;
-        if (FarPile<F>::on) {
-            s.sssp_opt = a0.sssp_opt;
-            s.ds_len = a0.ds_len + ds_par;
-        }
         u32 cnt = *((volatile u32*)s.in_len);
         bool refilled = false;  // this input came from the far pile
-        bool heavy = false;     // method=deltastep: this iteration relaxes the bucket's heavy edges
-        if (FarPile<F>::on && k == 0 && a0.iter == 0 && a0.ds_q && blockIdx.x == 0 && threadIdx.x < cnt)
-            ds_member(s, s.in_q[threadIdx.x]);  // the source starts the first bucket's list
-        if (FarPile<F>::on && cnt == 0 && a0.ds_q) {
-            u32 hc = *((volatile u32*)(a0.ds_len + ds_par));
-            if (hc > 0) {
-                /// Delta-stepping: the bucket is settled; relax its vertices' heavy edges once
-                /// (every such push lands above the bound, in the far pile). The next bucket's
-                /// vertices go to the other length, cleared here (nothing touches it now).
-                heavy = true;
-                cnt = hc;
-                s.in_q = a0.ds_q;
-                s.in_len = a0.ds_len + ds_par;
-                s.sssp_opt |= OptHeavyPass;
-                if (blockIdx.x == 0 && threadIdx.x == 0) a0.ds_len[ds_par ^ 1] = 0;
-                ds_par ^= 1;
-                s.ds_len = a0.ds_len + ds_par;
+        if (FarPile<F>::on && cnt == 0 && a0.far_q) {
+            refilled = true;
+            /// Near-far: the near worklist is empty; move the bound past the smallest far
+            /// distance and split the far pile into this iteration's input and the other pile.
+            u32* dst_q = far_sel ? a0.far_q : a0.far2;
+            u32* dst_len = far_sel ? a0.far_len : a0.far_len2;
+            u32 fc = *((volatile u32*)s.far_len);
+            if (fc == 0) break;
+            if (blockIdx.x == 0 && threadIdx.x == 0) s.ctr[CFar] = fc;
+            if (blockIdx.x == 0 && threadIdx.x == 0) *dst_len = 0;
+            u64 best = 0;
+            for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
+                i64 d = s.val[s.far_q[i]];
+                if (d >= bound) best = max(best, (u64)(INF_DIST - d));
             }
-        }
-        if (cnt == 0 && a0.far_q) {
+            if (best) atomicMax(&s.ctr[CMinFar], best);
+            if (threadIdx.x == 0) {
+                split_edges = 0;
+                sh.n = 0;
+                far_bq().n = 0;
+            }
+            grid.sync();
+            u64 m = *((volatile u64*)&s.ctr[CMinFar]);
+            if (m == 0) break;  // nothing left above the bound
+            i64 mind = INF_DIST - (i64)m;
+            bound = (mind / a0.delta + 1) * a0.delta;
+            u64 ne = 0;  // the near items' out-edges (the next step's rules need them)
+            BlockQ& rb = far_bq();
+            for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
+                u32 v = s.far_q[i];
+                i64 d = s.val[v];
+                if (d < mind) continue;
+                if (d < bound) {
+                    if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
+                    if (a0.out_off) ne += (u64)(a0.out_off[v + 1] - a0.out_off[v]);
+                    if (!bq_put(sh.q, &sh.n, v)) queue_push(s, (u32*)s.in_q, a0.lens + k, s.out_cap, 1, v);
+                } else {
+                    // one copy per vertex: val does not change during the split, so a vertex
+                    // goes to one side only and the near side's stamp serves both
+                    if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
+                    // the piles have equal capacity: the split never overflows
+                    if (!bq_put(rb.q, &rb.n, v)) queue_push(s, dst_q, dst_len, s.far_cap, 2, v);
+                }
+            }
+            bq_flush(s, sh.q, &sh.n, &sh.base, (u32*)s.in_q, a0.lens + k, s.out_cap, 1);
+            bq_flush(s, rb.q, &rb.n, &rb.base, dst_q, dst_len, s.far_cap, 2);
+            for (int o = 16; o > 0; o >>= 1) ne += __shfl_down_sync(0xffffffffu, ne, o);
+            if ((threadIdx.x & 31) == 0 && ne) atomicAdd(&split_edges, ne);
+            __syncthreads();
+            if (threadIdx.x == 0 && split_edges) atomicAdd(&s.ctr[CCountEdges], split_edges);
+            far_sel ^= 1;
+            s.far_q = far_sel ? a0.far2 : a0.far_q;
+            s.far_len = far_sel ? a0.far_len2 : a0.far_len;
+            s.tag = a0.tag + k + (1 << 30);
+            grid.sync();
+            if (s.ctr[COverflow]) break;
+            cnt = *((volatile u32*)s.in_len);
+            if (cnt == 0) continue;
+        } else if (cnt == 0 && a0.far_q) {
+            // (no far pile for this functor: never taken. The split is kept as it was before
+            // the SSSP one above changed, for the fused BFS kernels' register allocation:
+            // without it ptxas gives bfs_fused_warp 64 registers, and road BFS ran 3% slower.)
             refilled = true;
             /// Near-far: the near worklist is empty; move the bound past the smallest far
             /// distance and split the far pile into this iteration's input and the other pile.
@@ -901,60 +960,25 @@ __device__ void fused_loop(const Args& a0) {
                 if (d >= bound) best = max(best, (u64)(INF_DIST - d));
             }
             if (best) atomicMax(&s.ctr[CMinFar], best);
-            if (threadIdx.x == 0) split_edges = 0;
             grid.sync();
             u64 m = *((volatile u64*)&s.ctr[CMinFar]);
             if (m == 0) break;  // nothing left above the bound
             i64 mind = INF_DIST - (i64)m;
             bound = (mind / a0.delta + 1) * a0.delta;
-            // the next phase's far tag: the copies kept (and, with OptFarDedup, the pushes of
-            // the phase) are stamped with it
-            u32 ftag = (u32)(a0.tag + k) | (1u << 31);
-            s.far_tag = ftag;  // the new bucket's (ds_member's tag derives from it)
-            bool sd = a0.sssp_opt & OptSplitDedup;
-            u64 ne = 0;  // the near items' out-edges (the next step's rules need them)
             for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
                 u32 v = s.far_q[i];
                 i64 d = s.val[v];
                 if (d < mind) continue;
                 if (d < bound) {
                     if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
-                    if (a0.out_off) ne += (u64)(a0.out_off[v + 1] - a0.out_off[v]);
-                    if (a0.ds_q) ds_member(s, v);
-                    if (sd) {
-                        cg::coalesced_group g = cg::coalesced_threads();
-                        u32 base = 0;
-                        if (g.thread_rank() == 0) base = atomicAdd(a0.lens + k, (u32)g.size());
-                        u32 idx = g.shfl(base, 0) + g.thread_rank();
-                        if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
-                        else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
-                        continue;
-                    }
                     u32 idx = atomicAdd(a0.lens + k, 1u);
                     if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
                     else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
                 } else {
-                    if (sd) {
-                        // one copy per vertex: val does not change during the split
-                        if (a0.far_stamp) {
-                            if (atomicExch(&a0.far_stamp[v], ftag) == ftag) continue;
-                        } else if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) {
-                            continue;
-                        }
-                        cg::coalesced_group g = cg::coalesced_threads();
-                        u32 base = 0;
-                        if (g.thread_rank() == 0) base = atomicAdd(dst_len, (u32)g.size());
-                        dst_q[g.shfl(base, 0) + g.thread_rank()] = v;
-                        continue;
-                    }
                     u32 idx = atomicAdd(dst_len, 1u);
                     dst_q[idx] = v;  // the piles have equal capacity: the split never overflows
                 }
             }
-            for (int o = 16; o > 0; o >>= 1) ne += __shfl_down_sync(0xffffffffu, ne, o);
-            if ((threadIdx.x & 31) == 0 && ne) atomicAdd(&split_edges, ne);
-            __syncthreads();
-            if (threadIdx.x == 0 && split_edges) atomicAdd(&s.ctr[CCountEdges], split_edges);
             far_sel ^= 1;
             s.far_q = far_sel ? a0.far2 : a0.far_q;
             s.far_len = far_sel ? a0.far_len2 : a0.far_len;
@@ -976,8 +1000,7 @@ __device__ void fused_loop(const Args& a0) {
             /// on average) 32 rows a block and a warp for every row of 8 or more edges; np's
             /// rows of under 2 edges a thread each (fused.go fusedRule traces the same).
             i64 sc = -1;
-            if (heavy) sc = (i64)cnt * (a0.m / max(a0.n, (i64)1));  // the bucket's rows: about average
-            else if (!a0.out_off) sc = k == 0 && !refilled ? a0.do_scout : -1;
+            if (!a0.out_off) sc = k == 0 && !refilled ? a0.do_scout : -1;
             else if (refilled) sc = (i64)*((volatile u64*)&s.ctr[CCountEdges]);
             else sc = k == 0 ? a0.do_scout : (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]);
             s.rpb = a0.rpb;
@@ -1011,19 +1034,12 @@ __device__ void fused_loop(const Args& a0) {
             s.ctr[CBound] = (u64)bound;
             s.ctr[CFarSel] = far_sel;
             s.ctr[CCount] = cnt;
-            if (FarPile<F>::on && a0.far_q) s.ctr[CFar] = *((volatile u32*)s.far_len);
-            if (heavy) s.ctr[CChanged] = 1;
         }
         if (s.ctr[COverflow]) break;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         a0.trace[a0.iters * NCounters + CBound] = (u64)bound;
         a0.trace[a0.iters * NCounters + CFarSel] = far_sel;
-        if (FarPile<F>::on) {
-            // the far pile's tag and the bucket list's parity, for the next launch
-            a0.trace[a0.iters * NCounters + CChanged] = (u32)s.far_tag;
-            a0.trace[a0.iters * NCounters + CDir] = ds_par;
-        }
     }
 }
 

@@ -19,23 +19,14 @@ __device__ __forceinline__ int relax(const Args& a, u32 v, int nd) {
     return (i64)nd < a.bound ? 1 : 2;
 }
 
-// skip_edge: method=deltastep relaxes a bucket's light edges (w < delta) in its iterations and
-// its heavy ones (w >= delta) once, in the heavy pass.
-__device__ __forceinline__ bool skip_edge(const Args& a, int w) {
-    return a.ds_q && ((a.sssp_opt & OptHeavyPass) != 0) != (w >= a.delta);
-}
-
 struct SsspPush {
     const Args& a;
     __device__ bool row_ok(u32 u) const { return a.val_in[u] != INF_DIST; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int w, u32* out) const {
-        if (skip_edge(a, w)) return 0;
         int du = a.val_in[u];
         *out = v;
-        int c = relax(a, v, du + w);
-        if (c == 1 && a.ds_q) ds_member(a, v);
-        return c;
+        return relax(a, v, du + w);
     }
 };
 
@@ -59,10 +50,14 @@ struct SsspPull {
 // frontier over the grid's warps, at most 32: every warp busy), packs their edges over its
 // lanes (a warp scan of the degrees; each edge finds its row by a binary search of the 32
 // scans in shared memory) and gives every lane BATCH edges whose loads and atomics are all
-// issued before any result is used.
+// issued before any result is used. Its far pushes (urand: ~1M an iteration) go through the
+// block's buffer (far_bq), its near pushes through push_agg's.
 template <int SSSP_BATCH>
 __device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
     __shared__ int sdu[BLOCK];
+    BlockQ& fb = far_bq();
+    if (threadIdx.x == 0) fb.n = 0;
+    __syncthreads();
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, wb = threadIdx.x & ~31;
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
@@ -109,8 +104,7 @@ __device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
                         if (sh.wend[wb + lo + h] <= k) lo += h;
                     i64 e = sh.wbeg[wb + lo] + (k - sh.wend[wb + lo]);
                     v[j] = a.nbr[e];
-                    int wj = weight(a, e);
-                    if (!skip_edge(a, wj)) nd[j] = sdu[wb + lo] + wj;
+                    nd[j] = sdu[wb + lo] + weight(a, e);
                 }
             }
 #pragma unroll
@@ -124,16 +118,13 @@ __device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
             for (int j = 0; j < SSSP_BATCH; j++) {
                 if (nd[j] >= old[j]) continue;
                 if (a.update != URMW) a.val[v[j]] = nd[j];
-                if ((i64)nd[j] < a.bound) {
-                    if (a.ds_q) ds_member(a, v[j]);
-                    emit(a, sh, st, v[j]);
-                } else {
-                    emit_far(a, v[j]);
-                }
+                if ((i64)nd[j] < a.bound) emit(a, sh, st, v[j]);
+                else if (!bq_put(fb.q, &fb.n, v[j])) queue_push(a, a.far_q, a.far_len, a.far_cap, 2, v[j]);
             }
         }
         __syncwarp();
     }
+    bq_flush(a, fb.q, &fb.n, &fb.base, a.far_q, a.far_len, a.far_cap, 2);
 }
 
 template <>
@@ -171,7 +162,4 @@ FUSED_MIN(sssp_fused_cta, SsspPush, LCTA, 4)
 FUSED_MIN(sssp_fused_twc, SsspPush, LTWC, 4)
 FUSED_MIN(sssp_fused_np, SsspPush, LNP, 4)
 FUSED_MIN(sssp_fused_etwc, SsspPush, LETWC, 4)
-// (measuring) 5 blocks an SM (48 registers)
-FUSED_MIN(sssp_fused5_warp, SsspPush, LWarp, 5)
-FUSED_MIN(sssp_fused5_np, SsspPush, LNP, 5)
 
