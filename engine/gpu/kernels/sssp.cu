@@ -43,15 +43,14 @@ struct SsspPull {
     }
 };
 
-// sssp_batch: the fused loop's rich frontiers (RichLB). Relaxing an edge is a chain of
-// dependent loads (row, offsets, neighbour and weight, the atomic on its distance), and with a
-// warp per row a warp has one row's edges in flight: the big near-far iterations ran at ~23
-// GTEPS where a Bellman-Ford sweep reaches ~58. Here a warp takes R rows at a time (R = the
-// frontier over the grid's warps, at most 32: every warp busy), packs their edges over its
-// lanes (a warp scan of the degrees; each edge finds its row by a binary search of the 32
-// scans in shared memory) and gives every lane BATCH edges whose loads and atomics are all
-// issued before any result is used. Its far pushes (urand: ~1M an iteration) go through the
-// block's buffer (far_bq), its near pushes through push_agg's.
+// sssp_batch: the fused loop's rich frontiers (RichLB). A warp takes R rows at a time (R =
+// the frontier over the grid's warps, at most 32: every warp busy), packs their edges over its
+// lanes (a warp scan of the degrees; each edge finds its row by a binary search of the 32 scans
+// in shared memory) and gives every lane SSSP_BATCH edges whose loads and atomics are all
+// issued before any result is used, where a warp per row has one row's edges in flight. Its
+// far pushes (urand: up to ~1M an iteration) go through the block's buffer (far_bq), its near
+// pushes through push_agg's. Measured on urand scale 20 (H200, delta 96, push_agg=block):
+// 2.25 ms with np's rich-frontier rule instead (32 rows a block), 1.89 with this.
 template <int SSSP_BATCH>
 __device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
     __shared__ int sdu[BLOCK];
