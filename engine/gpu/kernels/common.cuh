@@ -128,10 +128,11 @@ static_assert(sizeof(Args) == 584, "Args must match kargs in run.go");
 // SsspOpt bits (Args.sssp_opt, for measuring): OptNoBatch: no sssp_batch on rich frontiers.
 enum { OptNoBatch = 1 };
 
-// Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block collects its pushes in shared memory and appends them with one global atomic
-// (bq_flush); a full buffer falls back to one atomic per warp. The queue tails are single
-// counters: with a warp's coalesced group as the unit (one to three items per atomic in the
-// near-far iterations) urand's big iterations spent most of their time in those atomics.
+// Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block
+// collects its pushes in shared memory and appends them with one global atomic (bq_flush); a
+// full buffer falls back to one atomic per warp. The queue tails are single counters: with a
+// warp's coalesced group as the unit (one to three items an atomic in the near-far
+// iterations) urand's big iterations spent most of their time in those atomics.
 #define BQ_SLOTS 1024
 struct BlockQ {
     u32 q[BQ_SLOTS];
@@ -141,6 +142,7 @@ __device__ __forceinline__ BlockQ& far_bq() {
     __shared__ BlockQ b;
     return b;
 }
+
 // queue_push appends v to queue (q, len, cap) with one atomic per coalesced group; past cap it
 // spills v and raises overflow code ovf.
 __device__ __forceinline__ void queue_push(const Args& a, u32* q, u32* len, i64 cap, int ovf, u32 v) {
@@ -319,7 +321,6 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
 }
 
 __device__ __forceinline__ void emit_far(const Args& a, u32 v) {
-    // once per phase: the split reads the distance the vertex has then
     // one atomic per warp (coalesced group); kernels/sssp.cu sssp_batch, which takes urand's
     // millions of far pushes, buffers them per block (far_bq)
     queue_push(a, a.far_q, a.far_len, a.far_cap, 2, v);
@@ -795,7 +796,6 @@ template <class F>
 struct RichLB {
     static constexpr int lb = -1;
 };
-
 
 // LateLB dispatches the strategies added after the first seven by specialisation, so that a
 // kernel instantiates (and declares the shared queues of) only the strategy it runs.
