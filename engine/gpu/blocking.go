@@ -23,8 +23,13 @@ import (
 //
 // [1] Brahmakshatriya et al. Compiling graph applications for GPUs with GraphIt (UGF).
 // CGO 2021; thesis section 5.2.3, Algorithms 2 and 3.
+//
+// With lb=edge the layout is tiled instead (buildTiled; kernels/pr.cu tpull_sweep): rng > 0
+// destinations a range, off holds each tile's first edge (ranges x segs + 1 values, range-major)
+// and nbr the packed edges; rows and scan are empty.
 type blockedCSR struct {
 	size     int           // vertices per segment (the knob)
+	rng      int           // tiled (lb=edge): destinations per range; 0: UGF's layout
 	segs     int           // ceil(V / size)
 	entries  int64         // rows of the layout
 	segStart []int64       // host copy of scan: the first entry of each segment, segs+1 values
@@ -48,7 +53,7 @@ func (b *blockedCSR) bytes() int64 { return b.rows.bytes + b.off.bytes + b.nbr.b
 // blocked returns the graph's blocked in-edges for segments of size vertices, building and
 // uploading them on first use (one layout is cached per graph: a new size replaces it).
 func (r *run) blocked(size int) (*blockedCSR, error) {
-	if b := r.dg.blocked; b != nil && b.size == size {
+	if b := r.dg.blocked; b != nil && b.size == size && b.rng == 0 {
 		return b, nil
 	}
 	if r.dg.blocked != nil {
@@ -184,4 +189,103 @@ func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
 		return 0
 	}
 	return (n + 15) / 16
+}
+
+// tiled returns the graph's tiled in-edges (blocking=N lb=edge) for segments of size sources
+// and ranges of rng destinations, building and uploading them on first use; it shares the
+// graph's one cached layout with blocked.
+func (r *run) tiled(size, rng int) (*blockedCSR, error) {
+	if b := r.dg.blocked; b != nil && b.size == size && b.rng == rng {
+		return b, nil
+	}
+	if r.dg.blocked != nil {
+		r.dg.blocked.free()
+		r.dg.blocked = nil
+	}
+	t0 := time.Now()
+	in := r.g.Transpose() // the graph itself when undirected
+	tileOff, edges := buildTiled(in, size, rng, runtime.GOMAXPROCS(0))
+	need := int64(len(tileOff))*8 + int64(len(edges))*4
+	if err := r.eng.ensureFree(need+r.estimate(), "the tiled layout (blocking with lb=edge) and this run"); err != nil {
+		return nil, err
+	}
+	n := in.NumVertices()
+	b := &blockedCSR{size: size, rng: rng, segs: (n + size - 1) / size, entries: int64(len(tileOff) - 1)}
+	b.segEdges = []int64{0, int64(len(edges))}
+	var err error
+	if b.off, err = upload(tileOff); err != nil {
+		return nil, err
+	}
+	if b.nbr, err = upload(edges); err != nil {
+		b.free()
+		return nil, err
+	}
+	b.built = time.Since(t0)
+	r.dg.blocked = b
+	return b, nil
+}
+
+// Packing of a tiled edge (kernels/pr.cu TP_RMAX, TP_SRC_BITS): the destination's offset in
+// its range above tpSrcBits bits of the source's offset in its segment.
+const (
+	tpSrcBits = 20
+	tpRMax    = 4096
+)
+
+// buildTiled cuts in's edges (in-lists: in.Neighbors[in.Offsets[v]:...] are v's sources) into
+// tiles: range r holds destinations [r x rng, (r+1) x rng), segment s sources [s x size, (s+1)
+// x size), and tile (r, s), tileOff[r x segs + s] .. [+1], lists the edges u->v of that range
+// and segment sorted by v (then u, in-lists being sorted), each packed as (v - r x rng) << tpSrcBits | (u - s x size).
+// Workers take ranges round robin: they count each range's tiles, a prefix sum places them,
+// and they fill them walking each vertex's in-list, so the in-lists need not be sorted.
+// rng <= tpRMax and size <= 1 << tpSrcBits.
+func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges []uint32) {
+	n := in.NumVertices()
+	segs := (n + size - 1) / size
+	ranges := (n + rng - 1) / rng
+	if n < 1<<14 {
+		workers = 1
+	}
+	workers = max(workers, 1)
+	tileOff = make([]int64, ranges*segs+1)
+	each := func(f func(rg int)) {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for rg := w; rg < ranges; rg += workers {
+					f(rg)
+				}
+			}(w)
+		}
+		wg.Wait()
+	}
+	// 1. Edges per tile (tileOff[t+1] counts tile t).
+	each(func(rg int) {
+		cnt := tileOff[rg*segs+1 : (rg+1)*segs+1]
+		for v := rg * rng; v < min((rg+1)*rng, n); v++ {
+			for _, u := range in.Neighbors[in.Offsets[v]:in.Offsets[v+1]] {
+				cnt[int(u)/size]++
+			}
+		}
+	})
+	for t := 1; t < len(tileOff); t++ {
+		tileOff[t] += tileOff[t-1]
+	}
+	// 2. Fill, destination by destination.
+	edges = make([]uint32, tileOff[len(tileOff)-1])
+	each(func(rg int) {
+		pos := make([]int64, segs)
+		copy(pos, tileOff[rg*segs:(rg+1)*segs])
+		for v := rg * rng; v < min((rg+1)*rng, n); v++ {
+			d := uint32(v-rg*rng) << tpSrcBits
+			for _, u := range in.Neighbors[in.Offsets[v]:in.Offsets[v+1]] {
+				s := int(u) / size
+				edges[pos[s]] = d | uint32(int(u)-s*size)
+				pos[s]++
+			}
+		}
+	})
+	return tileOff, edges
 }

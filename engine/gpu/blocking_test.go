@@ -77,3 +77,87 @@ func boolStr(b bool) string {
 	}
 	return "false"
 }
+
+// TestBuildTiled checks the tiled layout (blocking=N lb=edge) on the host: every in-edge of
+// every vertex appears once, in the tile of its destination's range and its source's segment,
+// packed as the offsets in both; a tile's edges ascend by destination; and, cutting each tile
+// as kernels/pr.cu tpull_sweep does (runs of a multiple of 4 edges from a 16-byte aligned
+// start, one per thread), no destination strictly inside one thread's run is another run's,
+// so the plain shared-memory adds of those destinations cannot race.
+func TestBuildTiled(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "13", "degree": "8", "directed": boolStr(directed)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := g.Transpose()
+		n := in.NumVertices()
+		for _, c := range []struct{ size, rng int }{{1, 32}, {64, 32}, {1000, 256}, {n, tpRMax}, {2 * n, 4000}} {
+			tileOff, edges := buildTiled(in, c.size, c.rng, 5)
+			segs, ranges := (n+c.size-1)/c.size, (n+c.rng-1)/c.rng
+			if len(tileOff) != ranges*segs+1 || int64(len(edges)) != in.NumArcs() || tileOff[len(tileOff)-1] != in.NumArcs() {
+				t.Fatalf("%+v: %d tile offsets for %d tiles, %d edges of %d", c, len(tileOff), ranges*segs, len(edges), in.NumArcs())
+			}
+			got := make([]int64, n) // in-edges found per vertex
+			sum := make([]uint64, n)
+			for rg := 0; rg < ranges; rg++ {
+				for s := 0; s < segs; s++ {
+					b, e := tileOff[rg*segs+s], tileOff[rg*segs+s+1]
+					for i := b; i < e; i++ {
+						d, u := int(edges[i]>>tpSrcBits), int(edges[i]&(1<<tpSrcBits-1))
+						v, src := rg*c.rng+d, s*c.size+u
+						if d >= c.rng || u >= c.size || v >= n || src >= n {
+							t.Fatalf("%+v: tile (%d, %d) edge %d: destination offset %d, source offset %d", c, rg, s, i, d, u)
+						}
+						if i > b && edges[i-1]>>tpSrcBits > edges[i]>>tpSrcBits {
+							t.Fatalf("%+v: tile (%d, %d) not sorted by destination at %d", c, rg, s, i)
+						}
+						got[v]++
+						sum[v] += uint64(src)*2654435761 + 1
+					}
+					// the kernel's runs with 256 threads and with 32
+					for _, T := range []int64{256, 32} {
+						a := b &^ 3
+						cw := ((e-a+T-1)/T + 3) &^ 3
+						owner := map[uint32]int64{} // destination -> the one run that may add it plainly
+						touched := map[uint32]int{} // destination -> runs that hold it
+						for th := int64(0); th < T; th++ {
+							lo := a + th*cw
+							hi, from := min(lo+cw, e), max(lo, b)
+							if from >= hi {
+								continue
+							}
+							if lo%4 != 0 {
+								t.Fatalf("%+v: run at %d is not 16-byte aligned", c, lo)
+							}
+							first, last := edges[from]>>tpSrcBits, edges[hi-1]>>tpSrcBits
+							for i := from; i < hi; i++ {
+								d := edges[i] >> tpSrcBits
+								if i == from || edges[i-1]>>tpSrcBits != d {
+									touched[d]++
+									if d != first && d != last {
+										owner[d] = th
+									}
+								}
+							}
+						}
+						for d := range owner {
+							if touched[d] != 1 {
+								t.Fatalf("%+v tile (%d, %d), %d threads: destination %d is inside one run and in %d runs", c, rg, s, T, d, touched[d])
+							}
+						}
+					}
+				}
+			}
+			for v := 0; v < n; v++ {
+				var want uint64
+				for _, u := range in.Neighbors[in.Offsets[v]:in.Offsets[v+1]] {
+					want += uint64(u)*2654435761 + 1
+				}
+				if got[v] != in.Offsets[v+1]-in.Offsets[v] || sum[v] != want {
+					t.Fatalf("%+v: vertex %d: %d in-edges in the tiles, %d in the graph (or other sources)", c, v, got[v], in.Offsets[v+1]-in.Offsets[v])
+				}
+			}
+		}
+	}
+}

@@ -102,10 +102,21 @@ func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.
 func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, rank2 buffer) error {
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
-	if r.s.LB == engine.LBEdge {
+	tiled := blk != nil && blk.rng > 0
+	switch {
+	case tiled:
+		// the tiled pull (pr.go PRTiledPerSM): its blocks per SM cover the vertices in one wave
+		name = "pr_fused_tiled"
+		if err := prTiledCarveout(r, name); err != nil {
+			return err
+		}
+		saved := coopPerSM
+		coopPerSM = max(PRTiledPerSM, 1)
+		defer func() { coopPerSM = saved }()
+	case r.s.LB == engine.LBEdge:
 		name += PREdgeKernel // "", or for measuring 16 or np (pr.go)
 	}
-	if r.s.LB == engine.LBEdge && r.s.Sync == engine.Async && PREdgeGSPerSM > 0 && (coopPerSM == 0 || coopPerSM > PREdgeGSPerSM) {
+	if !tiled && r.s.LB == engine.LBEdge && r.s.Sync == engine.Async && PREdgeGSPerSM > 0 && (coopPerSM == 0 || coopPerSM > PREdgeGSPerSM) {
 		// Gauss-Seidel tiles: a grid of PREdgeGSPerSM blocks per SM keeps fewer vertices
 		// pending (pr.go)
 		saved := coopPerSM
@@ -113,10 +124,14 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		defer func() { coopPerSM = saved }()
 	}
 	a.off, a.nbr, a.n, a.m, a.inKind, a.eps = csr.off.addr(), csr.nbr.addr(), int64(csr.n), csr.m, kAll, p.Tolerance
-	pingpong := blk == nil && r.s.Sync == engine.SyncDB
-	if blk != nil {
+	pingpong := (blk == nil || tiled) && r.s.Sync == engine.SyncDB
+	if tiled {
+		tiledArgs(&a, blk)
+	}
+	if blk != nil && !tiled {
 		a.off, a.nbr, a.inQ, a.inScan, a.bound = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.scan.addr(), int64(blk.segs)
-	} else if pingpong {
+	}
+	if pingpong {
 		a.rank, a.contrib, a.rankOut, a.contribOut = bufs[0][0], bufs[0][1], bufs[1][0], bufs[1][1]
 	}
 	done := 0

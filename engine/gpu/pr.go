@@ -187,7 +187,18 @@ func prTopo(r *run, a kargs) error {
 		a.update = 0
 	}
 	var blk *blockedCSR
-	if s.Blocking > 0 {
+	tiled := s.Blocking > 0 && s.LB == engine.LBEdge
+	if tiled {
+		size, rng := min(s.Blocking, 1<<tpSrcBits), prTiledRange(r)
+		if blk, err = r.tiled(size, rng); err != nil {
+			return err
+		}
+		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "blocking",
+			Note: fmt.Sprintf("EdgeBlocking, CTA-owned destinations: %d ranges of %d destinations x %d segments of %d sources, %d tiles for %d edges (layout built and uploaded in %v, once per graph, outside the timing)",
+				(r.n+rng-1)/rng, rng, blk.segs, size, blk.entries, csr.m, blk.built.Round(time.Millisecond))}); err != nil {
+			return err
+		}
+	} else if s.Blocking > 0 {
 		if blk, err = r.blocked(s.Blocking); err != nil {
 			return err
 		}
@@ -217,7 +228,7 @@ func prTopo(r *run, a kargs) error {
 	if s.Fuse == engine.FuseOn {
 		return prFused(r, a, csr, blk, bufs, rank2)
 	}
-	if blk != nil {
+	if blk != nil && !tiled {
 		pingpong = false // the blocked sweep accumulates, and pr_apply updates in place
 	}
 	proj := newPRProjection(r)
@@ -244,7 +255,7 @@ func prTopo(r *run, a kargs) error {
 			}
 		}
 		grid := prGrid(r, s.LB, int64(r.n), csr.m)
-		accumulate := s.Direction == engine.Push || s.LB == engine.LBCOO || s.LB == engine.LBNP || blk != nil
+		accumulate := s.Direction == engine.Push || s.LB == engine.LBCOO || s.LB == engine.LBNP || (blk != nil && !tiled)
 		if s.LB == engine.LBNP {
 			sa.rpb = int64(s.NP)
 		}
@@ -252,11 +263,17 @@ func prTopo(r *run, a kargs) error {
 		switch {
 		case s.Direction == engine.Push:
 			name = "pr_spush_" + lb
+		case tiled:
+			name, grid = "pr_tpull", prTiledGrid(r)
+			tiledArgs(&sa, blk)
+			if err := prTiledCarveout(r, name); err != nil {
+				return err
+			}
 		case s.LB == engine.LBEdge:
 			grid = prTileGrid(r, s.Sync == engine.Async)
 			name += PREdgeKernel
 		}
-		if blk != nil {
+		if blk != nil && !tiled {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
 				return err
 			}
@@ -302,6 +319,58 @@ func prTopo(r *run, a kargs) error {
 func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 	a.off, a.nbr, a.inQ, a.n, a.m, a.update = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.entries, blk.segEdges[blk.segs], 1
 	return r.launch("pr_bpull_"+lbSuffix[r.s.LB], prGrid(r, r.s.LB, a.n, a.m), &a)
+}
+
+// PRTiledPerSM is the tiled pull's (blocking=N lb=edge) blocks per multiprocessor, and
+// PRTiledCarveout the shared-memory carveout its kernels ask for (percent of an SM's most
+// shared memory; -1 leaves the driver's choice). The grid covers the vertices in one wave
+// (prTiledRange), so the blocks of an SM walk the source segments in step and share each
+// segment's contributions in L1; every block holds TP_RMAX float sums (16 KB), and 30% of an
+// H200's 228 KB keeps 4 blocks' shared memory and leaves the rest of the SM's 256 KB to L1.
+var (
+	PRTiledPerSM    = 4
+	PRTiledCarveout = 30
+)
+
+// prTiledGrid is the tiled pull's grid: PRTiledPerSM blocks per multiprocessor.
+func prTiledGrid(r *run) int { return max(PRTiledPerSM, 1) * r.dev.sms }
+
+// prTiledRange is the tiled pull's destinations per block: the vertices over the grid, rounded
+// up to 32, at most tpRMax (past that the blocks take several ranges each).
+func prTiledRange(r *run) int {
+	g := prTiledGrid(r)
+	rng := (r.n + g - 1) / g
+	return min(max((rng+31)&^31, 32), tpRMax)
+}
+
+// tiledArgs points a sweep's arguments at the tiled layout (kernels/pr.cu tpull_sweep): off the
+// tiles' first edges, nbr the packed edges, bound the segments, delta their size, rpb the range.
+func tiledArgs(a *kargs, blk *blockedCSR) {
+	a.off, a.nbr, a.m = blk.off.addr(), blk.nbr.addr(), blk.segEdges[1]
+	a.bound, a.delta, a.rpb = int64(blk.segs), int64(blk.size), int64(blk.rng)
+}
+
+// tiledCarve records the kernels whose carveout is set (only the device's goroutine touches it).
+var tiledCarve = map[string]int{}
+
+// prTiledCarveout sets kernel name's shared-memory carveout to PRTiledCarveout once (again
+// when the value changes).
+func prTiledCarveout(r *run, name string) error {
+	if PRTiledCarveout < 0 {
+		return nil
+	}
+	if v, ok := tiledCarve[name]; ok && v == PRTiledCarveout {
+		return nil
+	}
+	fn, err := r.dev.fn(name)
+	if err != nil {
+		return err
+	}
+	if err := setCarveout(fn, PRTiledCarveout); err != nil {
+		return err
+	}
+	tiledCarve[name] = PRTiledCarveout
+	return nil
 }
 
 // PRBlocksPerSM caps the grid of a pull sweep with a warp or a block per vertex at this many

@@ -164,10 +164,12 @@ func (r *run) resolve() error {
 			// (pull lb=edge splits a tile's edges over a warp and writes each vertex once: it
 			// runs both)
 			return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
-		case s.Blocking > 0 && s.Sync == engine.Async:
-			return unsupported("blocking sums each vertex's in-edges segment by segment and applies the sums after the last (Jacobi, sync=sync); sync=async (Gauss-Seidel) needs blocking off")
-		case s.Blocking > 0 && (s.LB == engine.LBEdge || s.LB == engine.LBCOO || s.LB == engine.LBNP):
-			return unsupported("blocking maps the blocked layout's rows with lb=thread|warp|cta|twc; lb=%s needs blocking off", s.LB)
+		case s.Blocking > 0 && s.Sync == engine.Async && s.LB != engine.LBEdge:
+			// (blocking with lb=edge is the tiled sweep: a block owns its vertices' sums and
+			// writes each vertex once, so it runs both)
+			return unsupported("blocking with lb=%s sums each vertex's in-edges segment by segment and applies the sums after the last (Jacobi, sync=sync); sync=async (Gauss-Seidel) needs blocking off or lb=edge", s.LB)
+		case s.Blocking > 0 && (s.LB == engine.LBCOO || s.LB == engine.LBNP):
+			return unsupported("blocking maps the blocked layout's rows with lb=thread|warp|cta|twc, or tiles it with lb=edge; lb=%s needs blocking off", s.LB)
 		}
 		if s.Update == engine.UpdateAuto {
 			s.Update = engine.RMW

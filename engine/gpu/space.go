@@ -72,6 +72,10 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		// fuse=on: the sweep loop and its convergence test in one cooperative launch
 		{axis("fuse", "on"), axis("sync", "sync", "async"), axis("lb", "thread", "warp", "cta", "twc", "edge")},
 		{axis("fuse", "on"), axis("blocking", "64", "4096"), axis("lb", "thread", "twc")},
+		// blocking=N lb=edge: the tiled pull (blocks own destination ranges, sums in shared
+		// memory, source segments in order), Jacobi and Gauss-Seidel, unfused and fused
+		{axis("direction", "pull"), axis("driven", "topology"), axis("lb", "edge"), axis("blocking", "64", "4096"),
+			axis("sync", "sync", "async"), axis("fuse", "off", "on")},
 	},
 	engine.TC: {
 		{},
