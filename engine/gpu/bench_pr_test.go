@@ -22,8 +22,9 @@ import (
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
 // comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
-// grid's blocks per SM, kern=16|np PREdgeKernel (and PREdgeTile), tper=N PRTiledPerSM and
-// carve=N PRTiledCarveout (blocking=N lb=edge); GW_PRBENCH_L1=1 prints
+// grid's blocks per SM, kern=16|np PREdgeKernel (and PREdgeTile), and for blocking=N lb=edge
+// tk=l1 PRTiledKernel, tper=N PRTiledPerSM, carve=N PRTiledCarveout and autotiled=0
+// PRAutoTiled; GW_PRBENCH_L1=1 prints
 // each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
 // time, the sweeps, the time per sweep, and the median per-sweep kernel time from the trace
 // (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by their
@@ -60,7 +61,7 @@ func TestBenchPRCC(t *testing.T) {
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
 	defCap, defKern, defTile, defGS := gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM
-	defTPer, defCarve := gpu.PRTiledPerSM, gpu.PRTiledCarveout
+	defTPer, defCarve, defTK, defAT := gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -102,7 +103,7 @@ func TestBenchPRCC(t *testing.T) {
 			}
 			for _, ss := range scheds {
 				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
-				gpu.PRTiledPerSM, gpu.PRTiledCarveout = defTPer, defCarve
+				gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled = defTPer, defCarve, defTK, defAT
 				// cap=N, gcap=N, fcap=N and kern=16|np are not knobs: they set PRBlocksPerSM,
 				// PREdgeGSPerSM, CoopPerSM, PREdgeKernel and PREdgeTile
 				var knobs []string
@@ -114,7 +115,11 @@ func TestBenchPRCC(t *testing.T) {
 						fmt.Sscan(v, gpu.CoopPerSM)
 					case "gcap": // Gauss-Seidel lb=edge's blocks per SM
 						fmt.Sscan(v, &gpu.PREdgeGSPerSM)
-					case "tper": // the tiled pull's blocks per SM (blocking=N lb=edge)
+					case "autotiled": // 0: auto does not take the tiled pull
+						gpu.PRAutoTiled = v != "0"
+					case "tk": // the tiled pull's form: l1 (blocking=N lb=edge)
+						gpu.PRTiledKernel = v
+					case "tper": // the tiled pull's L1 form's blocks per SM
 						fmt.Sscan(v, &gpu.PRTiledPerSM)
 					case "carve": // the tiled pull's shared-memory carveout, percent (-1: the driver's)
 						fmt.Sscan(v, &gpu.PRTiledCarveout)
@@ -188,7 +193,7 @@ func TestBenchPRCC(t *testing.T) {
 			}
 		}
 		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
-		gpu.PRTiledPerSM, gpu.PRTiledCarveout = defTPer, defCarve
+		gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled = defTPer, defCarve, defTK, defAT
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
 )
 
@@ -52,7 +53,14 @@ func (b *blockedCSR) bytes() int64 { return b.rows.bytes + b.off.bytes + b.nbr.b
 
 // blocked returns the graph's blocked in-edges for segments of size vertices, building and
 // uploading them on first use (one layout is cached per graph: a new size replaces it).
+//
+// With lb=edge it returns the tiled layout of the run's shape (prTiledShape), so that the
+// engine's build before the timing builds the one the run uses.
 func (r *run) blocked(size int) (*blockedCSR, error) {
+	if r.s.LB == engine.LBEdge {
+		sh := prTiledShape(r, size)
+		return r.tiled(sh.size, sh.rng)
+	}
 	if b := r.dg.blocked; b != nil && b.size == size && b.rng == 0 {
 		return b, nil
 	}
@@ -228,8 +236,8 @@ func (r *run) tiled(size, rng int) (*blockedCSR, error) {
 // Packing of a tiled edge (kernels/pr.cu TP_RMAX, TP_SRC_BITS): the destination's offset in
 // its range above tpSrcBits bits of the source's offset in its segment.
 const (
-	tpSrcBits = 20
-	tpRMax    = 4096
+	tpSrcBits = 18
+	tpRMax    = 1 << (32 - tpSrcBits)
 )
 
 // buildTiled cuts in's edges (in-lists: in.Neighbors[in.Offsets[v]:...] are v's sources) into

@@ -41,6 +41,26 @@ static CUresult gw_launch(CUfunction f, unsigned grid, unsigned block, void* arg
 	return cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, 0, params, NULL);
 }
 
+// gw_launch_shared is gw_launch with dynamic shared memory: shmem bytes a block, allowed to
+// pass 48 KB (the function's limit is raised to it first).
+static CUresult gw_launch_shared(CUfunction f, unsigned grid, unsigned block, unsigned shmem, void* args, int coop) {
+	void* params[1] = {args};
+	CUresult r = cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shmem);
+	if (r != CUDA_SUCCESS) {
+		return r;
+	}
+	if (coop) {
+		return cuLaunchCooperativeKernel(f, grid, 1, 1, block, 1, 1, shmem, 0, params);
+	}
+	return cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shmem, 0, params, NULL);
+}
+
+// gw_max_dynamic_shared raises f's dynamic shared memory limit to shmem bytes (for an
+// occupancy query).
+static CUresult gw_max_dynamic_shared(CUfunction f, unsigned shmem) {
+	return cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shmem);
+}
+
 // gw_set_carveout sets f's preferred shared-memory carveout, in percent of the most shared
 // memory an SM offers (the rest of its L1/shared storage stays L1 cache).
 static CUresult gw_set_carveout(CUfunction f, int pct) {
@@ -90,6 +110,28 @@ func setCarveout(fn cu.Function, pct int) error {
 	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
 	if r := C.gw_set_carveout(f, C.int(pct)); r != C.CUDA_SUCCESS {
 		return driverError{call: "cuFuncSetAttribute (shared memory carveout)", code: int(r), name: C.GoString(C.gw_error_name(r))}
+	}
+	return nil
+}
+
+// launchShared starts fn as launch does, with shmem bytes of dynamic shared memory a block.
+func launchShared(fn cu.Function, grid, block, shmem int, args unsafe.Pointer, coop bool) error {
+	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
+	c := C.int(0)
+	if coop {
+		c = 1
+	}
+	if r := C.gw_launch_shared(f, C.uint(grid), C.uint(block), C.uint(shmem), args, c); r != C.CUDA_SUCCESS {
+		return driverError{call: "cuLaunchKernel", code: int(r), name: C.GoString(C.gw_error_name(r))}
+	}
+	return nil
+}
+
+// maxDynamicShared raises fn's dynamic shared memory limit to shmem bytes.
+func maxDynamicShared(fn cu.Function, shmem int) error {
+	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
+	if r := C.gw_max_dynamic_shared(f, C.uint(shmem)); r != C.CUDA_SUCCESS {
+		return driverError{call: "cuFuncSetAttribute (dynamic shared memory)", code: int(r), name: C.GoString(C.gw_error_name(r))}
 	}
 	return nil
 }

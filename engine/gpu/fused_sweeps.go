@@ -25,7 +25,20 @@ import (
 // sweeps, and returns the trace (iters+1 rows of nCounters words: row iters holds the start
 // stamp in cStop), the launch's event time and its grid.
 func (r *run) coopSweeps(name string, a *kargs, iters int) ([]uint64, time.Duration, int, error) {
-	fn, grid, err := r.coopGrid(name)
+	return r.coopSweepsShared(name, a, iters, block, 0)
+}
+
+// coopSweepsShared is coopSweeps with blocks of threads threads and shmem bytes of dynamic
+// shared memory each (the staged tiled pull's one block per SM).
+func (r *run) coopSweepsShared(name string, a *kargs, iters, threads, shmem int) ([]uint64, time.Duration, int, error) {
+	var fn cu.Function
+	var grid int
+	var err error
+	if threads == block && shmem == 0 {
+		fn, grid, err = r.coopGrid(name)
+	} else {
+		fn, grid, err = r.coopGridShared(name, threads, shmem)
+	}
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -48,8 +61,8 @@ func (r *run) coopSweeps(name string, a *kargs, iters int) ([]uint64, time.Durat
 	if err := ev0.Record(cu.Stream{}); err != nil {
 		return nil, 0, 0, check("cuEventRecord", err)
 	}
-	if err := launch(fn, grid, block, unsafe.Pointer(a), true); err != nil {
-		return nil, 0, 0, fmt.Errorf("%w (kernel %s, cooperative grid %d x %d)", err, name, grid, block)
+	if err := launchShared(fn, grid, threads, shmem, unsafe.Pointer(a), true); err != nil {
+		return nil, 0, 0, fmt.Errorf("%w (kernel %s, cooperative grid %d x %d, %d bytes of shared memory)", err, name, grid, threads, shmem)
 	}
 	if err := ev1.Record(cu.Stream{}); err != nil {
 		return nil, 0, 0, check("cuEventRecord", err)
@@ -66,9 +79,29 @@ func (r *run) coopSweeps(name string, a *kargs, iters int) ([]uint64, time.Durat
 	return h, time.Duration(float64(ms) * 1e6), grid, nil
 }
 
+// coopGridShared is coopGrid for blocks of threads threads with shmem bytes of dynamic shared
+// memory: every block resident, at most one per SM (the staged tiled pull's shape).
+func (r *run) coopGridShared(name string, threads, shmem int) (cu.Function, int, error) {
+	fn, err := r.dev.fn(name)
+	if err != nil {
+		return fn, 0, err
+	}
+	if err := maxDynamicShared(fn, shmem); err != nil {
+		return fn, 0, err
+	}
+	per, err := fn.MaxActiveBlocksPerMultiProcessor(threads, int64(shmem))
+	if err != nil {
+		return fn, 0, check("cuOccupancyMaxActiveBlocksPerMultiprocessor", err)
+	}
+	if per < 1 {
+		return fn, 0, fmt.Errorf("gpu: kernel %s: no block of %d threads and %d bytes of shared memory fits an SM", name, threads, shmem)
+	}
+	return fn, r.dev.sms, nil
+}
+
 // fusedRecords emits one iteration record per sweep the launch completed (a non-zero cTime
 // stamp), built by rec from the sweep's counters, and returns how many there were.
-func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.Duration, rec func(ctr []uint64) engine.Record) int {
+func (r *run) fusedRecords(h []uint64, iters int, name string, grid, threads int, t time.Duration, rec func(ctr []uint64) engine.Record) int {
 	prev := h[iters*nCounters+cStop]
 	done := 0
 	for k := 0; k < iters; k++ {
@@ -79,7 +112,7 @@ func (r *run) fusedRecords(h []uint64, iters int, name string, grid int, t time.
 		x := rec(ctr)
 		x.Kind, x.Iter, x.Time = engine.IterationRecord, r.iter, time.Duration(ctr[cTime]-prev)
 		if k == 0 {
-			x.Kernels = []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: t}}
+			x.Kernels = []engine.Kernel{{Name: name, Grid: grid, Block: threads, Time: t}}
 			if x.Note != "" {
 				x.Note = "; " + x.Note
 			}
@@ -103,9 +136,11 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
 	tiled := blk != nil && blk.rng > 0
+	threads, shmem := block, 0
 	switch {
-	case tiled:
-		// the tiled pull (pr.go PRTiledPerSM): its blocks per SM cover the vertices in one wave
+	case tiled && PRTiledKernel == "l1":
+		// the tiled pull's L1 form (pr.go PRTiledPerSM): its blocks per SM cover the vertices
+		// in one wave
 		name = "pr_fused_tiled"
 		if err := prTiledCarveout(r, name); err != nil {
 			return err
@@ -113,6 +148,9 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		saved := coopPerSM
 		coopPerSM = max(PRTiledPerSM, 1)
 		defer func() { coopPerSM = saved }()
+	case tiled:
+		sh := prTiledShape(r, r.s.Blocking)
+		name, threads, shmem = "pr_fused_stiled", sh.threads, sh.shmem
 	case r.s.LB == engine.LBEdge:
 		name += PREdgeKernel // "", or for measuring 16 or np (pr.go)
 	}
@@ -143,12 +181,12 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		iters := min(fuseChunk, p.MaxIter-done)
 		a.iter = int64(done)
 		proj.fusedArgs(&a)
-		h, t, grid, err := r.coopSweeps(name, &a, iters)
+		h, t, grid, err := r.coopSweepsShared(name, &a, iters, threads, shmem)
 		if err != nil {
 			return err
 		}
 		last := math.Inf(1)
-		k := r.fusedRecords(h, iters, name, grid, t, func(ctr []uint64) engine.Record {
+		k := r.fusedRecords(h, iters, name, grid, threads, t, func(ctr []uint64) engine.Record {
 			last = proj.next(math.Float64frombits(ctr[cErr]), math.Float64frombits(ctr[cRankSum]), math.Float64frombits(ctr[cRankDang]))
 			return engine.Record{Direction: engine.Pull, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
 				OutVertices: int64(r.n), EdgesScanned: r.m, Note: fmt.Sprintf("L1 change %.3g", last)}
@@ -184,7 +222,7 @@ func ccSVFused(r *run, val buffer) error {
 			return err
 		}
 		hooked := true
-		k := r.fusedRecords(h, fuseChunk, name, grid, t, func(ctr []uint64) engine.Record {
+		k := r.fusedRecords(h, fuseChunk, name, grid, block, t, func(ctr []uint64) engine.Record {
 			hooked = ctr[cChanged] != 0
 			return engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
 				EdgesScanned: int64(ctr[cEdges]), Note: "hook + pointer jumping"}

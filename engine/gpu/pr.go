@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"gorgonia.org/cu"
 
@@ -188,14 +189,18 @@ func prTopo(r *run, a kargs) error {
 	}
 	var blk *blockedCSR
 	tiled := s.Blocking > 0 && s.LB == engine.LBEdge
+	sh := prTiledShape(r, s.Blocking)
 	if tiled {
-		size, rng := min(s.Blocking, 1<<tpSrcBits), prTiledRange(r)
-		if blk, err = r.tiled(size, rng); err != nil {
+		if blk, err = r.tiled(sh.size, sh.rng); err != nil {
 			return err
 		}
+		form := "staged in shared memory"
+		if !sh.staged {
+			form = "shared in L1"
+		}
 		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "blocking",
-			Note: fmt.Sprintf("EdgeBlocking, CTA-owned destinations: %d ranges of %d destinations x %d segments of %d sources, %d tiles for %d edges (layout built and uploaded in %v, once per graph, outside the timing)",
-				(r.n+rng-1)/rng, rng, blk.segs, size, blk.entries, csr.m, blk.built.Round(time.Millisecond))}); err != nil {
+			Note: fmt.Sprintf("EdgeBlocking, CTA-owned destinations: %d ranges of %d destinations x %d segments of %d sources (%s), %d tiles for %d edges (layout built and uploaded in %v, once per graph, outside the timing)",
+				(r.n+sh.rng-1)/sh.rng, sh.rng, blk.segs, sh.size, form, blk.entries, csr.m, blk.built.Round(time.Millisecond))}); err != nil {
 			return err
 		}
 	} else if s.Blocking > 0 {
@@ -264,10 +269,13 @@ func prTopo(r *run, a kargs) error {
 		case s.Direction == engine.Push:
 			name = "pr_spush_" + lb
 		case tiled:
-			name, grid = "pr_tpull", prTiledGrid(r)
+			name, grid = "pr_tspull", sh.grid
 			tiledArgs(&sa, blk)
-			if err := prTiledCarveout(r, name); err != nil {
-				return err
+			if !sh.staged {
+				name = "pr_tpull"
+				if err := prTiledCarveout(r, name); err != nil {
+					return err
+				}
 			}
 		case s.LB == engine.LBEdge:
 			grid = prTileGrid(r, s.Sync == engine.Async)
@@ -275,6 +283,10 @@ func prTopo(r *run, a kargs) error {
 		}
 		if blk != nil && !tiled {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
+				return err
+			}
+		} else if tiled && sh.staged {
+			if err := r.launchShared(name, sh, &sa); err != nil {
 				return err
 			}
 		} else if err := r.launch(name, grid, &sa); err != nil {
@@ -321,26 +333,106 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 	return r.launch("pr_bpull_"+lbSuffix[r.s.LB], prGrid(r, r.s.LB, a.n, a.m), &a)
 }
 
-// PRTiledPerSM is the tiled pull's (blocking=N lb=edge) blocks per multiprocessor, and
-// PRTiledCarveout the shared-memory carveout its kernels ask for (percent of an SM's most
-// shared memory; -1 leaves the driver's choice). The grid covers the vertices in one wave
-// (prTiledRange), so the blocks of an SM walk the source segments in step and share each
-// segment's contributions in L1; every block holds TP_RMAX float sums (16 KB), and 30% of an
-// H200's 228 KB keeps 4 blocks' shared memory and leaves the rest of the SM's 256 KB to L1.
+// PRTiledKernel picks the tiled pull's (blocking=N lb=edge) form: "" the staged one (one block
+// of tpThreads per SM copies each source segment into shared memory, pr_tspull and
+// pr_fused_stiled), "l1" for measuring the L1 one (PRTiledPerSM blocks of 256 per SM share
+// each segment's lines in L1, pr_tpull and pr_fused_tiled). PRTiledPerSM is the L1 form's
+// blocks per multiprocessor, and PRTiledCarveout the shared-memory carveout its kernels ask for
+// (percent of an SM's most shared memory; -1 leaves the driver's choice): every block holds
+// TP_RMAX_L1 double sums (16 KB), and 30% of an H200's 228 KB keeps 4 blocks' shared memory
+// and leaves the rest of the SM's 256 KB to L1.
 var (
+	PRTiledKernel   = ""
 	PRTiledPerSM    = 4
 	PRTiledCarveout = 30
 )
 
-// prTiledGrid is the tiled pull's grid: PRTiledPerSM blocks per multiprocessor.
-func prTiledGrid(r *run) int { return max(PRTiledPerSM, 1) * r.dev.sms }
+// The tiled pull's limits (kernels/pr.cu TP_THREADS, TP_SEGQ, TP_RMAX_L1): the staged form's
+// block size, its most sources a segment (TP_SEGQ x 4 x TP_THREADS) and destinations a range
+// (their double sums and the segment share the SM's shared memory), and the L1 form's range.
+const (
+	tpThreads    = 1024
+	tpSegMax     = 4 * 4 * tpThreads
+	tpRMaxStaged = 8192
+	tpRMaxL1     = 2048
+)
 
-// prTiledRange is the tiled pull's destinations per block: the vertices over the grid, rounded
-// up to 32, at most tpRMax (past that the blocks take several ranges each).
-func prTiledRange(r *run) int {
-	g := prTiledGrid(r)
-	rng := (r.n + g - 1) / g
-	return min(max((rng+31)&^31, 32), tpRMax)
+// tiledShape is the tiled pull's launch and layout: sources a segment (size), destinations a
+// range (rng), grid, block size and dynamic shared memory.
+type tiledShape struct {
+	staged               bool
+	size, rng            int
+	grid, threads, shmem int
+}
+
+// prTiledShape is the tiled pull's shape for blocking=N on this device. The grid covers the
+// vertices in one wave: the staged form one block per SM, each range a 1/SMs share of the
+// vertices (at most tpRMaxStaged), the segment N rounded up to a multiple of 4 (aligned
+// float4 copies), at most tpSegMax; the L1 form PRTiledPerSM blocks per SM, so that the blocks
+// of an SM walk the segments in step.
+func prTiledShape(r *run, blocking int) tiledShape {
+	rangeOf := func(grid, rmax int) int {
+		rng := (r.n + grid - 1) / grid
+		return min(max((rng+31)&^31, 32), rmax)
+	}
+	if PRTiledKernel == "l1" {
+		g := max(PRTiledPerSM, 1) * r.dev.sms
+		return tiledShape{size: max(min(blocking, 1<<tpSrcBits), 1), rng: rangeOf(g, tpRMaxL1), grid: g, threads: block}
+	}
+	size := max(min((blocking+3)&^3, tpSegMax), 4)
+	rng := rangeOf(r.dev.sms, tpRMaxStaged)
+	return tiledShape{staged: true, size: size, rng: rng, grid: r.dev.sms, threads: tpThreads, shmem: rng*8 + size*4}
+}
+
+// PRAutoTiled lets auto take the tiled pull on large graphs of even degrees (autoTiled), with
+// segments of PRTiledAutoN sources.
+var (
+	PRAutoTiled  = true
+	PRTiledAutoN = 16384
+)
+
+// autoTiled resolves an all-auto PageRank schedule on a graph of 2^18 or more vertices of even
+// degrees (average >= 5, maximum under 8 x the average: urand) to the fused tiled pull:
+// blocking=PRTiledAutoN lb=edge sync=sync fuse=on (Jacobi: the ranks of a block's range are
+// written when its last segment is done, so every sweep reads the last one's).
+func autoTiled(s *engine.Schedule, n int, avgDeg float64, maxDeg int64) {
+	if !PRAutoTiled || n < 1<<18 || avgDeg < 5 || float64(maxDeg) >= 8*avgDeg {
+		return
+	}
+	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
+		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Pull) {
+		return
+	}
+	s.Blocking, s.LB, s.Sync, s.Fuse = PRTiledAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
+}
+
+// launchShared starts a staged tiled sweep with its shape's block size and shared memory,
+// bracketed by timing events as run.launch.
+func (r *run) launchShared(name string, sh tiledShape, a *kargs) error {
+	fn, err := r.dev.fn(name)
+	if err != nil {
+		return err
+	}
+	ev0, err := r.dev.event(r.nev)
+	if err != nil {
+		return err
+	}
+	ev1, err := r.dev.event(r.nev + 1)
+	if err != nil {
+		return err
+	}
+	if err := ev0.Record(cu.Stream{}); err != nil {
+		return check("cuEventRecord", err)
+	}
+	if err := launchShared(fn, sh.grid, sh.threads, sh.shmem, unsafe.Pointer(a), false); err != nil {
+		return fmt.Errorf("%w (kernel %s, grid %d x %d, %d bytes of shared memory)", err, name, sh.grid, sh.threads, sh.shmem)
+	}
+	if err := ev1.Record(cu.Stream{}); err != nil {
+		return check("cuEventRecord", err)
+	}
+	r.pending = append(r.pending, pendingKernel{name: name, grid: sh.grid, block: sh.threads, ev: r.nev})
+	r.nev += 2
+	return nil
 }
 
 // tiledArgs points a sweep's arguments at the tiled layout (kernels/pr.cu tpull_sweep): off the

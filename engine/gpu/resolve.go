@@ -34,6 +34,9 @@ func (r *run) resolve() error {
 		return unsupported("blocking (EdgeBlocking) segments PageRank's pull sweeps; %s has none", alg)
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
+	if alg == engine.PR {
+		autoTiled(&s, r.n, p.AvgDegree, p.MaxDegree)
+	}
 	if alg == engine.CC || alg == engine.PR {
 		if err := resolveSweepFuse(&s, alg, p.AvgDegree, p.MaxDegree); err != nil {
 			return err

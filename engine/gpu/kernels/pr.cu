@@ -384,115 +384,199 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) {
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a) { pull_tile<8, false>(a); }
 
-// tpull_sweep (blocking=N lb=edge, pull): EdgeBlocking with CTA-owned destinations. Block b
-// owns ranges of R = a.rpb consecutive vertices (b, b + grid, ...) and keeps their sums in
-// shared memory (float; each lane's run is summed in double first) for the whole sweep. It walks
-// the source segments s = 0..S-1 (S = a.bound, N = a.delta sources each) in order, and sums
-// tile (range, s): the in-edges of the range from sources of segment s, a.off[range * S + s] ..
+// Tiled pull (blocking=N lb=edge): EdgeBlocking with CTA-owned destinations. Block b owns
+// ranges of R = a.rpb consecutive vertices (b, b + grid, ...) and keeps their sums in shared
+// memory (doubles: a hub's sum of 120,000 terms drifts in float) for the whole sweep. It walks
+// the source segments s = 0..S-1 (S = a.bound, N = a.delta sources each) in order and sums tile
+// (range, s): the in-edges of the range from sources of segment s, a.off[range * S + s] ..
 // [.. + 1] in a.nbr, each packed as (destination - range start) << TP_SRC_BITS | (source - s x
-// N), sorted by destination (blocking.go buildTiled). The gathers of one tile hit N
-// contributions only, so the blocks of an SM, walking the segments in step, share them in L1:
-// on urand scale 20 about 0.45 L2 sectors an edge instead of one. A tile's edges are cut into
-// equal runs of a multiple of 4, one per thread (aligned 16-byte loads, streamed past L1); the
-// runs ascend by destination, so only a run's first and last destination can be another
-// thread's too: those are added atomically, the others plainly, and a barrier separates tiles.
-// After the last segment the block writes its vertices' ranks as pr_set does (Jacobi into
-// rank_out/contrib_out, Gauss-Seidel in place). NC: contributions through the non-coherent
-// cache (unfused); the fused loop reads them with plain loads, which the grid barrier's fence
-// keeps coherent (it invalidates L1).
-#define TP_RMAX 4096
-#define TP_SRC_BITS 20
+// N), sorted by destination (blocking.go buildTiled). Two forms:
+// - staged (tspull_sweep, pr_tspull, pr_fused_stiled): one block of TP_THREADS threads per SM;
+//   segment s's N contributions are copied into shared memory (coalesced; the next segment's
+//   are loaded into registers while the current tile is summed), and the tile's gathers read
+//   shared memory. Each SM reads every contribution once a sweep, in full lines, instead of one
+//   32-byte L2 sector per edge.
+// - L1 (tpull_sweep, pr_tpull, pr_fused_tiled; for measuring): blocks of BLOCK threads, several
+//   per SM walking the segments in step, gather from global memory and share the segment's
+//   lines in L1.
+// A tile's edges are cut into equal runs of a multiple of 4, one per thread (aligned 16-byte
+// loads, streamed past L1); the runs ascend by destination, so only a run's first and last
+// destination can be another thread's too: those are added atomically, the others plainly,
+// and a barrier separates tiles. After the last segment the block writes its vertices' ranks as
+// pr_set does (Jacobi into rank_out/contrib_out, Gauss-Seidel in place). NC: the L1 form reads
+// contributions through the non-coherent cache (unfused); fused, plain loads, which the grid
+// barrier's fence keeps coherent (it invalidates L1).
+#define TP_SRC_BITS 18
+#define TP_RMAX_L1 2048
+#define TP_THREADS 1024
+#define TP_SEGQ 4  // staged: float4s of a segment per thread, so N <= TP_SEGQ x 4 x TP_THREADS
+
+// tile_sum adds tile [B, E) of a.nbr into sums: gather(i) is source offset i's contribution.
+template <typename G>
+__device__ __forceinline__ void tile_sum(const Args& a, i64 B, i64 E, double* sums, const G& gather) {
+    const int T = blockDim.x, tid = threadIdx.x;
+    const i64 A = B & ~(i64)3;  // 16-byte aligned (the edge array starts aligned)
+    const i64 C = (((E - A + T - 1) / T) + 3) & ~(i64)3;
+    const i64 lo = A + tid * C, hi = min(lo + C, E), from = max(lo, B);
+    if (from >= hi) return;
+    int cur = -1;
+    bool first = true;
+    double run = 0;
+    for (i64 p = lo; p < hi; p += 8) {
+        u32 x[8];
+        float g[8];
+#pragma unroll
+        for (int q = 0; q < 8; q += 4) {
+            if (p + q >= hi) {
+#pragma unroll
+                for (int k = 0; k < 4; k++) x[q + k] = 0;
+            } else if (p + q + 4 <= a.m) {
+                uint4 y = __ldcs((const uint4*)(a.nbr + p + q));
+                x[q] = y.x;
+                x[q + 1] = y.y;
+                x[q + 2] = y.z;
+                x[q + 3] = y.w;
+            } else {
+#pragma unroll
+                for (int k = 0; k < 4; k++) x[q + k] = p + q + k < a.m ? a.nbr[p + q + k] : 0;
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+            bool in = p + q >= from && p + q < hi;
+            g[q] = in ? gather(x[q] & ((1u << TP_SRC_BITS) - 1)) : 0.f;
+        }
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+            if (p + q >= from && p + q < hi) {
+                int d = (int)(x[q] >> TP_SRC_BITS);
+                if (d != cur) {
+                    if (cur >= 0) {
+                        if (first) atomicAdd(&sums[cur], run);
+                        else sums[cur] += run;  // no other run holds cur
+                        first = false;
+                    }
+                    cur = d;
+                    run = g[q];
+                } else {
+                    run += g[q];
+                }
+            }
+        }
+    }
+    atomicAdd(&sums[cur], run);
+}
+
+// tile_write writes the new ranks of range [v0, v0 + rn) from its sums (pr_set's work).
+__device__ __forceinline__ void tile_write(const Args& a, i64 v0, int rn, const double* sums, PrAcc* acc) {
+    for (int i = threadIdx.x; i < rn; i += blockDim.x) {
+        i64 v = v0 + i;
+        float nr = (float)(a.base + a.damping * sums[i]);
+        float old = a.rank[v];
+        acc->err += fabs((double)nr - (double)old);
+        acc->sum += nr;
+        float od = out_deg(a, (u32)v);
+        if (od == 0) acc->dang += nr;
+        float c = od > 0 ? nr / od : 0.f;
+        if (a.update == 1) {
+            a.rank[v] = nr;
+            a.contrib[v] = c;
+        } else {
+            a.rank_out[v] = nr;
+            a.contrib_out[v] = c;
+        }
+    }
+}
 
 template <bool NC>
+struct GatherGlobal {
+    const float* src;
+    __device__ float operator()(u32 i) const { return NC ? __ldg(src + i) : src[i]; }
+};
+
+struct GatherShared {
+    const float* seg;
+    __device__ float operator()(u32 i) const { return seg[i]; }
+};
+
+// tpull_sweep: the L1 form (blocks of any size, TP_RMAX_L1 destinations at most).
+template <bool NC>
 __device__ void tpull_sweep(const Args& a) {
-    __shared__ float sums[TP_RMAX];
+    __shared__ double sums[TP_RMAX_L1];
     PrAcc acc = {0, 0, 0};
     const i64 S = a.bound, N = a.delta, R = a.rpb;
     const i64 ranges = R > 0 ? (a.n + R - 1) / R : 0;
-    const int T = blockDim.x, tid = threadIdx.x;
     for (i64 rg = blockIdx.x; rg < ranges; rg += gridDim.x) {
         const i64 v0 = rg * R;
         const int rn = (int)min(R, a.n - v0);
-        for (int i = tid; i < rn; i += T) sums[i] = 0.f;
+        for (int i = threadIdx.x; i < rn; i += blockDim.x) sums[i] = 0;
         __syncthreads();
         const i64* to = a.off + rg * S;
         for (i64 s = 0; s < S; s++) {
-            const i64 B = to[s], E = to[s + 1];
-            const float* src = a.contrib + s * N;
-            const i64 A = B & ~(i64)3;  // 16-byte aligned (the edge array starts aligned)
-            const i64 C = (((E - A + T - 1) / T) + 3) & ~(i64)3;
-            const i64 lo = A + tid * C, hi = min(lo + C, E), from = max(lo, B);
-            if (from < hi) {
-                int cur = -1;
-                bool first = true;
-                double run = 0;
-                for (i64 p = lo; p < hi; p += 8) {
-                    u32 x[8];
-                    float g[8];
-#pragma unroll
-                    for (int q = 0; q < 8; q += 4) {
-                        if (p + q + 4 <= a.m) {
-                            uint4 y = __ldcs((const uint4*)(a.nbr + p + q));
-                            x[q] = y.x;
-                            x[q + 1] = y.y;
-                            x[q + 2] = y.z;
-                            x[q + 3] = y.w;
-                        } else {
-#pragma unroll
-                            for (int k = 0; k < 4; k++) x[q + k] = p + q + k < a.m ? a.nbr[p + q + k] : 0;
-                        }
-                    }
-#pragma unroll
-                    for (int q = 0; q < 8; q++) {
-                        bool in = p + q >= from && p + q < hi;
-                        const float* c = src + (x[q] & ((1u << TP_SRC_BITS) - 1));
-                        g[q] = in ? (NC ? __ldg(c) : *c) : 0.f;
-                    }
-#pragma unroll
-                    for (int q = 0; q < 8; q++) {
-                        if (p + q >= from && p + q < hi) {
-                            int d = (int)(x[q] >> TP_SRC_BITS);
-                            if (d != cur) {
-                                if (cur >= 0) {
-                                    if (first) atomicAdd(&sums[cur], (float)run);
-                                    else sums[cur] += (float)run;  // no other run holds cur
-                                    first = false;
-                                }
-                                cur = d;
-                                run = g[q];
-                            } else {
-                                run += g[q];
-                            }
-                        }
-                    }
-                }
-                atomicAdd(&sums[cur], (float)run);
-            }
+            tile_sum(a, to[s], to[s + 1], sums, GatherGlobal<NC>{a.contrib + s * N});
             __syncthreads();
         }
-        for (int i = tid; i < rn; i += T) {
-            i64 v = v0 + i;
-            float nr = (float)(a.base + a.damping * (double)sums[i]);
-            float old = a.rank[v];
-            acc.err += fabs((double)nr - (double)old);
-            acc.sum += nr;
-            float od = out_deg(a, (u32)v);
-            if (od == 0) acc.dang += nr;
-            float c = od > 0 ? nr / od : 0.f;
-            if (a.update == 1) {
-                a.rank[v] = nr;
-                a.contrib[v] = c;
-            } else {
-                a.rank_out[v] = nr;
-                a.contrib_out[v] = c;
-            }
-        }
+        tile_write(a, v0, rn, sums, &acc);
         __syncthreads();
     }
     acc_flush(a, acc);
 }
 
-// pr_tpull: one sweep of the tiled pull (blocking=N lb=edge).
+// seg_load loads segment s's contributions (N of them, fewer in the last segment) into this
+// thread's registers: float4 k holds sources 4 x (tid + k x T) .. + 3.
+__device__ __forceinline__ void seg_load(const Args& a, i64 s, i64 N, float4* pre) {
+    const i64 b = s * N, lim = min(N, a.n - b);
+#pragma unroll
+    for (int k = 0; k < TP_SEGQ; k++) {
+        i64 i = 4 * ((i64)threadIdx.x + (i64)k * blockDim.x);
+        float4 f = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (i + 4 <= lim) {
+            f = *(const float4*)(a.contrib + b + i);  // N is a multiple of 4: aligned
+        } else if (i < lim) {
+            f.x = a.contrib[b + i];
+            if (i + 1 < lim) f.y = a.contrib[b + i + 1];
+            if (i + 2 < lim) f.z = a.contrib[b + i + 2];
+        }
+        pre[k] = f;
+    }
+}
+
+// tspull_sweep: the staged form. Dynamic shared memory: R doubles (the sums), then N floats
+// (the segment); blockDim.x = TP_THREADS, N <= TP_SEGQ x 4 x TP_THREADS, a multiple of 4.
+__device__ void tspull_sweep(const Args& a) {
+    extern __shared__ double tsh[];
+    PrAcc acc = {0, 0, 0};
+    const i64 S = a.bound, N = a.delta, R = a.rpb;
+    double* sums = tsh;
+    float* seg = (float*)(tsh + R);  // R is a multiple of 32: 16-byte aligned
+    const i64 ranges = R > 0 ? (a.n + R - 1) / R : 0;
+    for (i64 rg = blockIdx.x; rg < ranges; rg += gridDim.x) {
+        const i64 v0 = rg * R;
+        const int rn = (int)min(R, a.n - v0);
+        for (int i = threadIdx.x; i < rn; i += blockDim.x) sums[i] = 0;
+        const i64* to = a.off + rg * S;
+        float4 pre[TP_SEGQ];
+        if (S > 0) seg_load(a, 0, N, pre);
+        for (i64 s = 0; s < S; s++) {
+            __syncthreads();  // the last tile's gathers are done (and the sums zeroed)
+#pragma unroll
+            for (int k = 0; k < TP_SEGQ; k++) {
+                i64 i = 4 * ((i64)threadIdx.x + (i64)k * blockDim.x);
+                if (i < N) *(float4*)(seg + i) = pre[k];
+            }
+            __syncthreads();
+            if (s + 1 < S) seg_load(a, s + 1, N, pre);  // in flight while tile s is summed
+            tile_sum(a, to[s], to[s + 1], sums, GatherShared{seg});
+        }
+        __syncthreads();
+        tile_write(a, v0, rn, sums, &acc);
+        __syncthreads();
+    }
+    acc_flush(a, acc);
+}
+
+// pr_tspull, pr_tpull: one sweep of the tiled pull, staged or L1 (blocking=N lb=edge).
+extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_tspull(const Args a) { tspull_sweep(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_tpull(const Args a) { tpull_sweep<true>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
@@ -552,7 +636,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { app
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
 /// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB, int T = 8, bool PF = true, bool TILED = false>
+template <int LB, int T = 8, bool PF = true, int TILED = 0>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -561,7 +645,7 @@ __device__ void pr_fused(const Args& a0) {
         Args s = a0;
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
         s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
-        if (a0.bound > 0 && !TILED) {
+        if (a0.bound > 0 && TILED == 0) {
             for (i64 g = 0; g < a0.bound; g++) {
                 Args b = s;
                 i64 lo = a0.in_scan[g], hi = a0.in_scan[g + 1];
@@ -585,8 +669,10 @@ __device__ void pr_fused(const Args& a0) {
                 s.rank_out = a0.rank;
                 s.contrib_out = a0.contrib;
             }
-            if (TILED) {
+            if (TILED == 1) {
                 tpull_sweep<false>(s);
+            } else if (TILED == 2) {
+                tspull_sweep(s);
             } else {
                 switch (LB) {
                 case LThread: pull_thread<false>(s); break;
@@ -618,8 +704,10 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) {
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 8>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge16(const Args a) { pr_fused<LEdge, 16>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a) { pr_fused<LEdge, 8, false>(a); }
-// pr_fused_tiled: the tiled pull's sweeps (blocking=N lb=edge fuse=on).
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_tiled(const Args a) { pr_fused<LEdge, 8, true, true>(a); }
+// pr_fused_stiled, pr_fused_tiled: the tiled pull's sweeps, staged or L1 (blocking=N lb=edge
+// fuse=on).
+extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_fused_stiled(const Args a) { pr_fused<LEdge, 8, true, 2>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_tiled(const Args a) { pr_fused<LEdge, 8, true, 1>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
