@@ -349,8 +349,7 @@ var (
 
 // The tiled pull's limits (kernels/pr.cu TP_THREADS, TP_SEGQ, TP_RMAX_L1): the staged form's
 // block size, its most sources a segment (TP_SEGQ x 4 x TP_THREADS) and destinations a range
-// (their double sums and two segment buffers share the SM's shared memory: 192 KB at most),
-// and the L1 form's range.
+// (their double sums and the segment share the SM's shared memory), and the L1 form's range.
 const (
 	tpThreads    = 1024
 	tpSegMax     = 4 * 4 * tpThreads
@@ -382,7 +381,7 @@ func prTiledShape(r *run, blocking int) tiledShape {
 	}
 	size := max(min((blocking+3)&^3, tpSegMax), 4)
 	rng := rangeOf(r.dev.sms, tpRMaxStaged)
-	return tiledShape{staged: true, size: size, rng: rng, grid: r.dev.sms, threads: tpThreads, shmem: rng*8 + 2*size*4}
+	return tiledShape{staged: true, size: size, rng: rng, grid: r.dev.sms, threads: tpThreads, shmem: rng*8 + size*4}
 }
 
 // PRAutoTiled lets auto take the tiled pull on large graphs of even degrees (autoTiled), with

@@ -392,9 +392,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a)
 // [.. + 1] in a.nbr, each packed as (destination - range start) << TP_SRC_BITS | (source - s x
 // N), sorted by destination (blocking.go buildTiled). Two forms:
 // - staged (tspull_sweep, pr_tspull, pr_fused_stiled): one block of TP_THREADS threads per SM;
-//   segment s's N contributions are copied into shared memory (coalesced, double buffered; the
-//   segment after next loads into registers while a tile is summed), and the tile's gathers
-//   read shared memory. Each SM reads every contribution once a sweep, in full lines, instead of one
+//   segment s's N contributions are copied into shared memory (coalesced; the next segment's
+//   are loaded into registers while the current tile is summed), and the tile's gathers read
+//   shared memory. Each SM reads every contribution once a sweep, in full lines, instead of one
 //   32-byte L2 sector per edge.
 // - L1 (tpull_sweep, pr_tpull, pr_fused_tiled; for measuring): blocks of BLOCK threads, several
 //   per SM walking the segments in step, gather from global memory and share the segment's
@@ -541,92 +541,14 @@ __device__ __forceinline__ void seg_load(const Args& a, i64 s, i64 N, float4* pr
     }
 }
 
-// seg_store writes the registers seg_load filled into a shared segment buffer.
-__device__ __forceinline__ void seg_store(i64 N, const float4* pre, float* seg) {
-#pragma unroll
-    for (int k = 0; k < TP_SEGQ; k++) {
-        i64 i = 4 * ((i64)threadIdx.x + (i64)k * blockDim.x);
-        if (i < N) *(float4*)(seg + i) = pre[k];
-    }
-}
-
-// edge4 loads the 4 edges at p (p a multiple of 4), zeros past the edge array.
-__device__ __forceinline__ uint4 edge4(const Args& a, i64 p) {
-    if (p + 4 <= a.m) return __ldcs((const uint4*)(a.nbr + p));
-    uint4 y = make_uint4(0, 0, 0, 0);
-    if (p < a.m) y.x = a.nbr[p];
-    if (p + 1 < a.m) y.y = a.nbr[p + 1];
-    if (p + 2 < a.m) y.z = a.nbr[p + 2];
-    return y;
-}
-
-// run4 is this thread's run of tile [B, E) (tile_sum's cut with blockDim.x threads).
-__device__ __forceinline__ void run4(i64 B, i64 E, i64* lo, i64* hi, i64* from) {
-    const i64 T = blockDim.x, A = B & ~(i64)3;
-    const i64 C = (((E - A + T - 1) / T) + 3) & ~(i64)3;
-    *lo = A + (i64)threadIdx.x * C;
-    *hi = min(*lo + C, E);
-    *from = max(*lo, B);
-}
-
-// tile_first loads the first 4 edges of this thread's run of tile [B, E), ahead of the tile.
-__device__ __forceinline__ uint4 tile_first(const Args& a, i64 B, i64 E) {
-    i64 lo, hi, from;
-    run4(B, E, &lo, &hi, &from);
-    return from < hi ? edge4(a, lo) : make_uint4(0, 0, 0, 0);
-}
-
-// tile_sum4 is tile_sum for gathers from shared memory: 4 edges a step, the first 4 given
-// (tile_first, loaded a tile ahead).
-template <typename G>
-__device__ __forceinline__ void tile_sum4(const Args& a, i64 B, i64 E, double* sums, const G& gather, uint4 x0) {
-    i64 lo, hi, from;
-    run4(B, E, &lo, &hi, &from);
-    if (from >= hi) return;
-    int cur = -1;
-    bool first = true;
-    double run = 0;
-    for (i64 p = lo; p < hi; p += 4) {
-        uint4 y = p == lo ? x0 : edge4(a, p);
-        u32 x[4] = {y.x, y.y, y.z, y.w};
-        float g[4];
-#pragma unroll
-        for (int q = 0; q < 4; q++) {
-            bool in = p + q >= from && p + q < hi;
-            g[q] = in ? gather(x[q] & ((1u << TP_SRC_BITS) - 1)) : 0.f;
-        }
-#pragma unroll
-        for (int q = 0; q < 4; q++) {
-            if (p + q >= from && p + q < hi) {
-                int d = (int)(x[q] >> TP_SRC_BITS);
-                if (d != cur) {
-                    if (cur >= 0) {
-                        if (first) atomicAdd(&sums[cur], run);
-                        else sums[cur] += run;  // no other run holds cur
-                        first = false;
-                    }
-                    cur = d;
-                    run = g[q];
-                } else {
-                    run += g[q];
-                }
-            }
-        }
-    }
-    atomicAdd(&sums[cur], run);
-}
-
-// tspull_sweep: the staged form. Dynamic shared memory: R doubles (the sums), then two buffers
-// of N floats (segments s and s+1); blockDim.x = TP_THREADS, N <= TP_SEGQ x 4 x TP_THREADS, a
-// multiple of 4. A step (one barrier) sums tile s from buffer s & 1 while segment s+1 is
-// stored into the other buffer, segment s+2 loads into registers, and tile s+1's offsets and
-// first edges load, so that no load waits inside the step it is used in.
+// tspull_sweep: the staged form. Dynamic shared memory: R doubles (the sums), then N floats
+// (the segment); blockDim.x = TP_THREADS, N <= TP_SEGQ x 4 x TP_THREADS, a multiple of 4.
 __device__ void tspull_sweep(const Args& a) {
     extern __shared__ double tsh[];
     PrAcc acc = {0, 0, 0};
     const i64 S = a.bound, N = a.delta, R = a.rpb;
     double* sums = tsh;
-    float* bufs = (float*)(tsh + R);  // R is a multiple of 32: 16-byte aligned
+    float* seg = (float*)(tsh + R);  // R is a multiple of 32: 16-byte aligned
     const i64 ranges = R > 0 ? (a.n + R - 1) / R : 0;
     for (i64 rg = blockIdx.x; rg < ranges; rg += gridDim.x) {
         const i64 v0 = rg * R;
@@ -634,24 +556,17 @@ __device__ void tspull_sweep(const Args& a) {
         for (int i = threadIdx.x; i < rn; i += blockDim.x) sums[i] = 0;
         const i64* to = a.off + rg * S;
         float4 pre[TP_SEGQ];
-        seg_load(a, 0, N, pre);
-        seg_store(N, pre, bufs);
-        if (S > 1) seg_load(a, 1, N, pre);
-        i64 oB = to[0], oE = to[1], nE = S > 1 ? to[2] : oE;  // tile s, and tile s+1's end
-        uint4 xe = tile_first(a, oB, oE);
+        if (S > 0) seg_load(a, 0, N, pre);
         for (i64 s = 0; s < S; s++) {
-            __syncthreads();  // segment s is stored, tile s-1 is summed
-            if (s + 1 < S) {
-                seg_store(N, pre, bufs + ((s + 1) & 1) * N);
-                if (s + 2 < S) seg_load(a, s + 2, N, pre);
+            __syncthreads();  // the last tile's gathers are done (and the sums zeroed)
+#pragma unroll
+            for (int k = 0; k < TP_SEGQ; k++) {
+                i64 i = 4 * ((i64)threadIdx.x + (i64)k * blockDim.x);
+                if (i < N) *(float4*)(seg + i) = pre[k];
             }
-            i64 nnE = s + 2 < S ? to[s + 3] : nE;
-            uint4 xn = s + 1 < S ? tile_first(a, oE, nE) : make_uint4(0, 0, 0, 0);
-            tile_sum4(a, oB, oE, sums, GatherShared{bufs + (s & 1) * N}, xe);
-            oB = oE;
-            oE = nE;
-            nE = nnE;
-            xe = xn;
+            __syncthreads();
+            if (s + 1 < S) seg_load(a, s + 1, N, pre);  // in flight while tile s is summed
+            tile_sum(a, to[s], to[s + 1], sums, GatherShared{seg});
         }
         __syncthreads();
         tile_write(a, v0, rn, sums, &acc);
