@@ -23,7 +23,7 @@ import (
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
 // comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
 // grid's blocks per SM, kern=16|np PREdgeKernel (and PREdgeTile), and for blocking=N lb=edge
-// tk=l1 PRTiledKernel, tper=N PRTiledPerSM, carve=N PRTiledCarveout and autotiled=0
+// tk=l1 PRTiledKernel, tper=N PRTiledPerSM, carve=N PRTiledCarveout and autotiled=0|1
 // PRAutoTiled; GW_PRBENCH_L1=1 prints
 // each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
 // time, the sweeps, the time per sweep, and the median per-sweep kernel time from the trace
@@ -115,7 +115,7 @@ func TestBenchPRCC(t *testing.T) {
 						fmt.Sscan(v, gpu.CoopPerSM)
 					case "gcap": // Gauss-Seidel lb=edge's blocks per SM
 						fmt.Sscan(v, &gpu.PREdgeGSPerSM)
-					case "autotiled": // 0: auto does not take the tiled pull
+					case "autotiled": // 1: auto takes the tiled pull on even degrees, 0: it does not
 						gpu.PRAutoTiled = v != "0"
 					case "tk": // the tiled pull's form: l1 (blocking=N lb=edge)
 						gpu.PRTiledKernel = v

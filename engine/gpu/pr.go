@@ -18,7 +18,9 @@ import (
 // Approach: topology-driven sweeps (kernels/pr.cu): pull (Jacobi with sync=sync, Gauss-Seidel
 // in place with sync=async; with lb=edge a warp per tile of 8 vertices, the tile's in-edges
 // split evenly over its lanes, each lane's gathers issued together: Merrill & Garland's
-// merge-based SpMV inside the tile) or push (atomic adds), until the L1 change of a sweep is
+// merge-based SpMV inside the tile; with blocking=N lb=edge a block per range of destinations,
+// summed in shared memory over source segments of N taken in order, prTiledShape) or push
+// (atomic adds), until the L1 change of a sweep is
 // below tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
 // ranks to sum 1, as engine/cpu's pullGS: the ranks stay stored unscaled and the projection
 // is folded into the next sweep's constant term (prProjection), so it costs no pass. A
@@ -340,7 +342,10 @@ func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 // blocks per multiprocessor, and PRTiledCarveout the shared-memory carveout its kernels ask for
 // (percent of an SM's most shared memory; -1 leaves the driver's choice): every block holds
 // TP_RMAX_L1 double sums (16 KB), and 30% of an H200's 228 KB keeps 4 blocks' shared memory
-// and leaves the rest of the SM's 256 KB to L1.
+// and leaves the rest of the SM's 256 KB to L1. Measured on urand scale 20 (H200, Jacobi, a
+// sweep): staged 0.225 ms unfused, 0.238 fused with segments of 16384 (8192: 0.38; 4096:
+// 0.70); L1 0.198-0.204 with segments of 32768 (carveout 100: 0.33; 2 or 8 blocks per SM:
+// 0.235, 0.322); the untiled lb=edge Jacobi sweep 0.251-0.253.
 var (
 	PRTiledKernel   = ""
 	PRTiledPerSM    = 4
@@ -385,9 +390,11 @@ func prTiledShape(r *run, blocking int) tiledShape {
 }
 
 // PRAutoTiled lets auto take the tiled pull on large graphs of even degrees (autoTiled), with
-// segments of PRTiledAutoN sources.
+// segments of PRTiledAutoN sources. Off: on urand scale 20 (H200) the tiled pull's Jacobi
+// sweeps (0.20-0.24 ms, 6 of them: fused 1.28-1.52 ms) lose to auto's fused Gauss-Seidel
+// lb=edge (4 sweeps of 0.27 ms: 1.17-1.18 ms); NOTES.md "Round 4".
 var (
-	PRAutoTiled  = true
+	PRAutoTiled  = false
 	PRTiledAutoN = 16384
 )
 
