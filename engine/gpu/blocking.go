@@ -51,6 +51,21 @@ func (b *blockedCSR) free() {
 
 func (b *blockedCSR) bytes() int64 { return b.rows.bytes + b.off.bytes + b.nbr.bytes + b.scan.bytes }
 
+// cachedLayout returns the graph's cached blocked or tiled layout when it has this segment size
+// and destination range (0: the blocked layout); otherwise it frees it, since one layout is
+// cached per graph, and returns nil.
+func (r *run) cachedLayout(size, rng int) *blockedCSR {
+	b := r.dg.blocked
+	if b != nil && b.size == size && b.rng == rng {
+		return b
+	}
+	if b != nil {
+		b.free()
+		r.dg.blocked = nil
+	}
+	return nil
+}
+
 // blocked returns the graph's blocked in-edges for segments of size vertices, building and
 // uploading them on first use (one layout is cached per graph: a new size replaces it).
 //
@@ -61,12 +76,8 @@ func (r *run) blocked(size int) (*blockedCSR, error) {
 		sh := prTiledShape(r, size)
 		return r.tiled(sh.size, sh.rng)
 	}
-	if b := r.dg.blocked; b != nil && b.size == size && b.rng == 0 {
+	if b := r.cachedLayout(size, 0); b != nil {
 		return b, nil
-	}
-	if r.dg.blocked != nil {
-		r.dg.blocked.free()
-		r.dg.blocked = nil
 	}
 	t0 := time.Now()
 	in := r.g.Transpose() // the graph itself when undirected
@@ -203,12 +214,8 @@ func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
 // and ranges of rng destinations, building and uploading them on first use; it shares the
 // graph's one cached layout with blocked.
 func (r *run) tiled(size, rng int) (*blockedCSR, error) {
-	if b := r.dg.blocked; b != nil && b.size == size && b.rng == rng {
+	if b := r.cachedLayout(size, rng); b != nil {
 		return b, nil
-	}
-	if r.dg.blocked != nil {
-		r.dg.blocked.free()
-		r.dg.blocked = nil
 	}
 	t0 := time.Now()
 	in := r.g.Transpose() // the graph itself when undirected

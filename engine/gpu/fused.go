@@ -137,22 +137,9 @@ func (r *run) fusedLoop(st *fusedState) error {
 		} else {
 			a.bound = 1 << 62
 		}
-		ev0, err := r.dev.event(r.nev)
+		ev0, ev1, err := r.timed(func() error { return launch(fn, grid, block, unsafe.Pointer(&a), true) })
 		if err != nil {
 			return err
-		}
-		ev1, err := r.dev.event(r.nev + 1)
-		if err != nil {
-			return err
-		}
-		if err := ev0.Record(cu.Stream{}); err != nil {
-			return check("cuEventRecord", err)
-		}
-		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
-			return err
-		}
-		if err := ev1.Record(cu.Stream{}); err != nil {
-			return check("cuEventRecord", err)
 		}
 		if err := check("cuMemcpyDtoH (fused lengths)", cu.MemcpyDtoH(unsafe.Pointer(&hlens[0]), lens.ptr, lens.bytes)); err != nil {
 			return err

@@ -50,22 +50,14 @@ func (r *run) coopSweepsShared(name string, a *kargs, iters, threads, shmem int)
 		return nil, 0, 0, err
 	}
 	a.trace, a.iters = trace.addr(), int64(iters)
-	ev0, err := r.dev.event(r.nev)
+	ev0, ev1, err := r.timed(func() error {
+		if err := launchShared(fn, grid, threads, shmem, unsafe.Pointer(a), true); err != nil {
+			return fmt.Errorf("%w (kernel %s, cooperative grid %d x %d, %d bytes of shared memory)", err, name, grid, threads, shmem)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, 0, 0, err
-	}
-	ev1, err := r.dev.event(r.nev + 1)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	if err := ev0.Record(cu.Stream{}); err != nil {
-		return nil, 0, 0, check("cuEventRecord", err)
-	}
-	if err := launchShared(fn, grid, threads, shmem, unsafe.Pointer(a), true); err != nil {
-		return nil, 0, 0, fmt.Errorf("%w (kernel %s, cooperative grid %d x %d, %d bytes of shared memory)", err, name, grid, threads, shmem)
-	}
-	if err := ev1.Record(cu.Stream{}); err != nil {
-		return nil, 0, 0, check("cuEventRecord", err)
 	}
 	h := make([]uint64, (iters+1)*nCounters)
 	if err := check("cuMemcpyDtoH (fused trace)", cu.MemcpyDtoH(unsafe.Pointer(&h[0]), trace.ptr, int64(len(h))*8)); err != nil {

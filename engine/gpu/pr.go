@@ -420,26 +420,12 @@ func (r *run) launchShared(name string, sh tiledShape, a *kargs) error {
 	if err != nil {
 		return err
 	}
-	ev0, err := r.dev.event(r.nev)
-	if err != nil {
-		return err
-	}
-	ev1, err := r.dev.event(r.nev + 1)
-	if err != nil {
-		return err
-	}
-	if err := ev0.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
-	}
-	if err := launchShared(fn, sh.grid, sh.threads, sh.shmem, unsafe.Pointer(a), false); err != nil {
-		return fmt.Errorf("%w (kernel %s, grid %d x %d, %d bytes of shared memory)", err, name, sh.grid, sh.threads, sh.shmem)
-	}
-	if err := ev1.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
-	}
-	r.pending = append(r.pending, pendingKernel{name: name, grid: sh.grid, block: sh.threads, ev: r.nev})
-	r.nev += 2
-	return nil
+	return r.timedKernel(name, sh.grid, sh.threads, func() error {
+		if err := launchShared(fn, sh.grid, sh.threads, sh.shmem, unsafe.Pointer(a), false); err != nil {
+			return fmt.Errorf("%w (kernel %s, grid %d x %d, %d bytes of shared memory)", err, name, sh.grid, sh.threads, sh.shmem)
+		}
+		return nil
+	})
 }
 
 // tiledArgs points a sweep's arguments at the tiled layout (kernels/pr.cu tpull_sweep): off the

@@ -488,22 +488,40 @@ func (r *run) launch(name string, grid int, a *kargs) error {
 	if grid > maxGrid {
 		grid = maxGrid
 	}
-	ev0, err := r.dev.event(r.nev)
-	if err != nil {
+	return r.timedKernel(name, grid, block, func() error {
+		if err := launch(fn, grid, block, unsafe.Pointer(a), false); err != nil {
+			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
+		}
+		return nil
+	})
+}
+
+// timed runs start, one kernel launch, between the run's next pair of timing events and
+// returns the pair (a fused launch reads its time from them at once).
+func (r *run) timed(start func() error) (ev0, ev1 cu.Event, err error) {
+	if ev0, err = r.dev.event(r.nev); err != nil {
+		return
+	}
+	if ev1, err = r.dev.event(r.nev + 1); err != nil {
+		return
+	}
+	if err = ev0.Record(cu.Stream{}); err != nil {
+		return ev0, ev1, check("cuEventRecord", err)
+	}
+	if err = start(); err != nil {
+		return
+	}
+	if err = ev1.Record(cu.Stream{}); err != nil {
+		return ev0, ev1, check("cuEventRecord", err)
+	}
+	return
+}
+
+// timedKernel is timed for a kernel of a host-driven step: its pair of events is kept, with
+// the kernel's name and shape, until the step's record reads the times (pending).
+func (r *run) timedKernel(name string, grid, block int, start func() error) error {
+	if _, _, err := r.timed(start); err != nil {
 		return err
-	}
-	ev1, err := r.dev.event(r.nev + 1)
-	if err != nil {
-		return err
-	}
-	if err := ev0.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
-	}
-	if err := launch(fn, grid, block, unsafe.Pointer(a), false); err != nil {
-		return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
-	}
-	if err := ev1.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
 	}
 	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nev})
 	r.nev += 2

@@ -77,26 +77,12 @@ func (r *run) launchStruct(name string, grid int, args unsafe.Pointer) error {
 		return err
 	}
 	grid = min(max(grid, 1), maxGrid)
-	ev0, err := r.dev.event(r.nev)
-	if err != nil {
-		return err
-	}
-	ev1, err := r.dev.event(r.nev + 1)
-	if err != nil {
-		return err
-	}
-	if err := ev0.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
-	}
-	if err := launch(fn, grid, block, args, false); err != nil {
-		return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
-	}
-	if err := ev1.Record(cu.Stream{}); err != nil {
-		return check("cuEventRecord", err)
-	}
-	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nev})
-	r.nev += 2
-	return nil
+	return r.timedKernel(name, grid, block, func() error {
+		if err := launch(fn, grid, block, args, false); err != nil {
+			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
+		}
+		return nil
+	})
 }
 
 // setSchedule records the driver's own resolution of the request's schedule (resolve.go does
