@@ -1,0 +1,585 @@
+// prtile.cu: a measuring prototype, not part of the build (NOTES.md, "Round 5").
+//
+// One Jacobi PageRank pull sweep over urand scale 20 degree 16 (built on the host, 33.55M arcs),
+// in the tiled layout of blocking.go (a CTA owns a range of destinations, sums them in shared
+// memory as doubles, and walks the source segments of N vertices in order), with the segment
+// staged in shared memory four ways: cp.async (sm_80), gathers from the cluster's distributed
+// shared memory, a software multicast through distributed shared memory, and the TMA bulk copy
+// engine's cluster multicast (sm_90a). Each variant is timed (mean of 20 launches after 3) and
+// its ranks checked against a host sweep. The TMA variant needs PTX ISA 8.0, which Debian's nvcc
+// 11.8 cannot emit; on the device machine (nvcc 13):
+//
+//	nvcc -arch=sm_90a -O3 -std=c++17 -o prtile prtile.cu && ./prtile
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <vector>
+#include <algorithm>
+#include <cmath>
+#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+typedef long long i64;
+typedef unsigned u32;
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1);} } while (0)
+#define SRC_BITS 18
+
+static uint64_t sm64(uint64_t& s) { uint64_t z = (s += 0x9e3779b97f4a7c15ULL); z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL; return z ^ (z >> 31); }
+
+__device__ __forceinline__ void cp16(void* s, const void* g) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(s);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(g));
+}
+__device__ __forceinline__ void cp4(void* s, const void* g) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(s);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(a), "l"(g));
+}
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int W> __device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(W)); }
+
+struct P {
+    const i64* off; const u32* nbr; const float* contrib; const float* deg; const float* rank_in;
+    float* rank_out; float* contrib_out; double* err;
+    int n, S, N, R, EB; float base, damp;
+};
+
+// MODE 0: double shared atomics (CAS loops on sm_90); 1: float shared atomics (CAS loops too,
+// and not precise enough for a hub); 2: no accumulation (a register sum: the floor);
+// 3: the warp's equal destinations combined with match_any, the leader adds; 4: the copies
+// only (no gathers); 5: no segment copy (gathers from whatever is in shared memory), no sums.
+template <int T, int K, int MODE>
+__global__ void __launch_bounds__(T, 1) tas(P a) {
+    extern __shared__ double sh[];
+    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
+    double* sums = sh;
+    float* fsums = (float*)sh;
+    i64* to = (i64*)(sh + R);
+    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
+    u32* eb = (u32*)(segb + K * N);
+    const int r = blockIdx.x;
+    const i64 v0 = (i64)r * R;
+    const int rn = (int)min((i64)R, (i64)a.n - v0);
+    for (int i = tid; i < R; i += T) sums[i] = 0;
+    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    __syncthreads();
+    auto issue = [&](int s) {
+        if (s < S) {
+            const int st = s % K;
+            const i64 b = (i64)s * N;
+            const int lim = (int)min((i64)N, (i64)a.n - b);
+            float* dst = segb + st * N;
+            if (MODE != 5)
+            for (int i = tid * 4; i < lim; i += T * 4) {
+                if (i + 4 <= lim) cp16(dst + i, a.contrib + b + i);
+                else for (int k = i; k < lim; k++) cp4(dst + k, a.contrib + b + k);
+            }
+            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
+            const i64 cnt = min(E - A, (i64)EB);
+            u32* ed = eb + st * (EB + 8);
+            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
+        }
+        cp_commit();
+    };
+#pragma unroll
+    for (int s = 0; s < K - 1; s++) issue(s);
+    float acc = 0;
+    for (int s = 0; s < S; s++) {
+        cp_wait<K - 2>();
+        __syncthreads();
+        issue(s + K - 1);
+        const int st = s % K;
+        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
+        const u32* e = eb + st * (EB + 8);
+        const float* seg = segb + st * N;
+        if (MODE != 4)
+        for (i64 p = B + tid; p < E; p += T) {
+            u32 x = p < inSh ? e[p - A] : a.nbr[p];
+            float g = seg[x & ((1u << SRC_BITS) - 1)];
+            int d = (int)(x >> SRC_BITS);
+            if (MODE == 0) atomicAdd(&sums[d], (double)g);
+            else if (MODE == 1) atomicAdd(&fsums[d], g);
+            else if (MODE == 2 || MODE == 5) acc += g * (float)d;
+            else if (MODE == 3) {
+                // lanes of the warp with the same d: in-order (sorted), so a group is contiguous
+                unsigned act = __activemask();
+                unsigned grp = __match_any_sync(act, d);
+                int lead = __ffs(grp) - 1;
+                double v = g;
+                int lane = tid & 31;
+                // simple: leader sums via loop over group lanes
+                double tot = 0;
+                unsigned m = grp;
+                while (m) { int l = __ffs(m) - 1; m &= m - 1; tot += __shfl_sync(grp, v, l); }
+                if (lane == lead) {
+                    if (lead == 0 || (grp >> 31)) atomicAdd(&sums[d], tot);
+                    else sums[d] += tot;
+                }
+            }
+        }
+    }
+    __syncthreads();
+    double err = 0;
+    for (int i = tid; i < rn; i += T) {
+        i64 v = v0 + i;
+        double sm = MODE == 1 ? (double)fsums[i] : sums[i];
+        if (MODE == 2) sm = acc;
+        float nr = (float)(a.base + a.damp * sm);
+        err += fabs((double)nr - (double)a.rank_in[v]);
+        a.rank_out[v] = nr;
+        float od = a.deg[v];
+        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
+    }
+    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
+    if ((tid & 31) == 0) atomicAdd(a.err, err);
+}
+
+
+// DSM gather: cluster of C CTAs; each stages 1/C of segment s (SL = N/C floats) and gathers
+// read the owner's shared memory (local or remote).
+template <int T, int K, int C, int LOG_SL, int MODE>
+__global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) dsg(P a) {
+    cg::cluster_group cl = cg::this_cluster();
+    const int rank = (int)cl.block_rank();
+    extern __shared__ double sh[];
+    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
+    const int SL = 1 << LOG_SL;
+    double* sums = sh;
+    float** rb = (float**)(sh + R);
+    i64* to = (i64*)(rb + K * C);
+    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
+    u32* eb = (u32*)(segb + K * SL);
+    const int r = blockIdx.x;
+    const i64 v0 = (i64)r * R;
+    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
+    for (int i = tid; i < R; i += T) sums[i] = 0;
+    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    if (tid < K * C) rb[tid] = cl.map_shared_rank(segb + (tid / C) * SL, tid % C);
+    cl.sync();
+    auto issue = [&](int s) {
+        if (s < S) {
+            const int st = s % K;
+            const i64 b = (i64)s * N + (i64)rank * SL;
+            const int lim = (int)max((i64)0, min((i64)SL, (i64)a.n - b));
+            float* dst = segb + st * SL;
+            for (int i = tid * 4; i < lim; i += T * 4) {
+                if (i + 4 <= lim) cp16(dst + i, a.contrib + b + i);
+                else for (int k = i; k < lim; k++) cp4(dst + k, a.contrib + b + k);
+            }
+            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
+            const i64 cnt = min(E - A, (i64)EB);
+            u32* ed = eb + st * (EB + 8);
+            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
+        }
+        cp_commit();
+    };
+#pragma unroll
+    for (int s = 0; s < K - 1; s++) issue(s);
+    float acc = 0;
+    for (int s = 0; s < S; s++) {
+        cp_wait<K - 2>();
+        cl.sync();
+        issue(s + K - 1);
+        const int st = s % K;
+        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
+        const u32* e = eb + st * (EB + 8);
+        float* const* rbs = rb + st * C;
+        i64 p = B + tid;
+        for (; p + 3 * T < E; p += 4 * T) {
+            u32 x[4]; float g[4];
+#pragma unroll
+            for (int q = 0; q < 4; q++) { i64 pq = p + q * T; x[q] = pq < inSh ? e[pq - A] : a.nbr[pq]; }
+#pragma unroll
+            for (int q = 0; q < 4; q++) { u32 i = x[q] & ((1u << SRC_BITS) - 1); g[q] = rbs[i >> LOG_SL][i & (SL - 1)]; }
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                int d = (int)(x[q] >> SRC_BITS);
+                if (MODE == 0) atomicAdd(&sums[d], (double)g[q]);
+                else acc += g[q] * (float)d;
+            }
+        }
+        for (; p < E; p += T) {
+            u32 x = p < inSh ? e[p - A] : a.nbr[p];
+            u32 i = x & ((1u << SRC_BITS) - 1);
+            float g = rbs[i >> LOG_SL][i & (SL - 1)];
+            int d = (int)(x >> SRC_BITS);
+            if (MODE == 0) atomicAdd(&sums[d], (double)g);
+            else acc += g * (float)d;
+        }
+    }
+    cl.sync();
+    double err = 0;
+    for (int i = tid; i < rn; i += T) {
+        i64 v = v0 + i;
+        double sm = MODE == 2 ? (double)acc : sums[i];
+        float nr = (float)(a.base + a.damp * sm);
+        err += fabs((double)nr - (double)a.rank_in[v]);
+        a.rank_out[v] = nr;
+        float od = a.deg[v];
+        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
+    }
+    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
+    if ((tid & 31) == 0) atomicAdd(a.err, err);
+}
+
+
+// DSM push (software multicast): cluster of C CTAs; each loads 1/C of segment s+1 into registers
+// while tile s is summed and stores it into every CTA's stage buffer; gathers are local.
+template <int T, int C, int MODE>
+__global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) dsp(P a) {
+    cg::cluster_group cl = cg::this_cluster();
+    const int rank = (int)cl.block_rank();
+    extern __shared__ double sh[];
+    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
+    const int SL = N / C;  // floats of a slice, multiple of 4
+    double* sums = sh;
+    float4** rb = (float4**)(sh + R);  // [2][C]
+    i64* to = (i64*)(rb + 2 * C);
+    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
+    u32* eb = (u32*)(segb + 2 * N);
+    const int r = blockIdx.x;
+    const i64 v0 = (i64)r * R;
+    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
+    for (int i = tid; i < R; i += T) sums[i] = 0;
+    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    if (tid < 2 * C) rb[tid] = (float4*)cl.map_shared_rank(segb + (tid / C) * N + rank * SL, tid % C);
+    cl.sync();
+    const int NQ = SL / 4;  // float4s of a slice
+    auto ldslice = [&](int s, float4& f) {
+        f = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (s < S && tid < NQ) {
+            const i64 b = (i64)s * N + (i64)rank * SL + 4 * tid;
+            if (b + 4 <= a.n) f = *(const float4*)(a.contrib + b);
+            else { if (b < a.n) f.x = a.contrib[b]; if (b + 1 < a.n) f.y = a.contrib[b + 1]; if (b + 2 < a.n) f.z = a.contrib[b + 2]; }
+        }
+    };
+    auto stslice = [&](int s, const float4& f) {
+        if (s < S && tid < NQ) {
+#pragma unroll
+            for (int c = 0; c < C; c++) rb[(s & 1) * C + c][tid] = f;
+        }
+    };
+    auto issue = [&](int s) {
+        if (s < S) {
+            const int st = s & 1;
+            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
+            const i64 cnt = min(E - A, (i64)EB);
+            u32* ed = eb + st * (EB + 8);
+            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
+        }
+        cp_commit();
+    };
+    float4 f;
+    ldslice(0, f);
+    stslice(0, f);
+    issue(0);
+    float acc = 0;
+    for (int s = 0; s < S; s++) {
+        cp_wait<0>();
+        cl.sync();  // stage s published everywhere; everyone is done with stage s-1
+        issue(s + 1);
+        ldslice(s + 1, f);
+        const int st = s & 1;
+        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
+        const u32* e = eb + st * (EB + 8);
+        const float* seg = segb + st * N;
+        for (i64 p = B + tid; p < E; p += T) {
+            u32 x = p < inSh ? e[p - A] : a.nbr[p];
+            float g = seg[x & ((1u << SRC_BITS) - 1)];
+            int d = (int)(x >> SRC_BITS);
+            if (MODE == 0) atomicAdd(&sums[d], (double)g);
+            else acc += g * (float)d;
+        }
+        stslice(s + 1, f);
+    }
+    cl.sync();
+    double err = 0;
+    for (int i = tid; i < rn; i += T) {
+        i64 v = v0 + i;
+        double sm = MODE == 2 ? (double)acc : sums[i];
+        float nr = (float)(a.base + a.damp * sm);
+        err += fabs((double)nr - (double)a.rank_in[v]);
+        a.rank_out[v] = nr;
+        float od = a.deg[v];
+        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
+    }
+    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
+    if ((tid & 31) == 0) atomicAdd(a.err, err);
+}
+
+
+__device__ __forceinline__ u32 su32(const void* p) { return (u32)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void mb_wait(u32 bar, u32 phase) {
+    asm volatile("{\n .reg .pred p;\n W%=:\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra W%=;\n }\n" ::"r"(bar), "r"(phase) : "memory");
+}
+// TMA multicast: cluster of C CTAs; for each step thread 0 of every CTA multicasts its 1/C slice
+// of the segment to all C CTAs and bulk-copies its own tile's edges; an mbarrier per stage.
+template <int T, int K, int C, int MODE>
+__global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) tmc(P a) {
+    extern __shared__ __align__(128) double sh[];
+    u32 rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
+    const int SL = N / C;
+    double* sums = sh;
+    unsigned long long* bars = (unsigned long long*)(sh + R);
+    i64* to = (i64*)(bars + K + (K & 1));
+    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
+    u32* eb = (u32*)(segb + K * N);
+    const int r = blockIdx.x;
+    const i64 v0 = (i64)r * R;
+    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
+    for (int i = tid; i < R; i += T) sums[i] = 0;
+    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    if (tid == 0) {
+        for (int k = 0; k < K; k++) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(su32(bars + k)), "r"(1));
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    auto issue = [&](int s) {
+        if (s >= S) return;
+        const int st = s % K;
+        const i64 valid = min((i64)N, (i64)a.n - (i64)s * N);
+        u32 total = 0, mine = 0;
+        for (int c = 0; c < C; c++) {
+            i64 f = min((i64)SL, max((i64)0, valid - (i64)c * SL));
+            u32 b = (u32)(((f * 4) + 15) & ~(i64)15);
+            total += b;
+            if (c == (int)rank) mine = b;
+        }
+        if (MODE == 5) total = mine = 0;
+        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
+        const i64 cnt = min(E - A, (i64)EB);
+        const u32 eby = (u32)(((cnt * 4) + 15) & ~(i64)15);
+        const u32 bar = su32(bars + st);
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(total + eby) : "memory");
+        if (mine) {
+            const u32 dst = su32(segb + st * N + rank * SL);
+            const float* src = a.contrib + (i64)s * N + (i64)rank * SL;
+            if (C > 1) {
+                const unsigned short mask = (unsigned short)((1u << C) - 1);
+                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;" ::"r"(dst), "l"(src), "r"(mine), "r"(bar), "h"(mask) : "memory");
+            } else {
+                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst), "l"(src), "r"(mine), "r"(bar) : "memory");
+            }
+        }
+        if (eby) asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(su32(eb + st * (EB + 8))), "l"(a.nbr + A), "r"(eby), "r"(bar) : "memory");
+    };
+    if (tid == 0) for (int s = 0; s < K; s++) issue(s);
+    float acc = 0;
+    for (int s = 0; s < S; s++) {
+        if (s > 0) {
+            asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+            if (tid == 0) issue(s - 1 + K);
+        }
+        const int st = s % K;
+        mb_wait(su32(bars + st), (u32)((s / K) & 1));
+        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
+        const u32* e = eb + st * (EB + 8);
+        const float* seg = segb + st * N;
+        if (MODE != 4)
+        for (i64 p = B + tid; p < E; p += T) {
+            u32 x = p < inSh ? e[p - A] : a.nbr[p];
+            float g = seg[x & ((1u << SRC_BITS) - 1)];
+            int d = (int)(x >> SRC_BITS);
+            if (MODE == 0) atomicAdd(&sums[d], (double)g);
+            else acc += g * (float)d;
+        }
+        asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+    }
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+    __syncthreads();
+    double err = 0;
+    for (int i = tid; i < rn; i += T) {
+        i64 v = v0 + i;
+        double sm = MODE == 2 ? (double)acc : sums[i];
+        float nr = (float)(a.base + a.damp * sm);
+        err += fabs((double)nr - (double)a.rank_in[v]);
+        a.rank_out[v] = nr;
+        float od = a.deg[v];
+        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
+    }
+    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
+    if ((tid & 31) == 0) atomicAdd(a.err, err);
+}
+
+// Baseline: warp per vertex, Jacobi pull from CSR.
+__global__ void base_warp(const i64* ro, const u32* col, const float* contrib, const float* deg, const float* rank_in, float* rank_out, float* contrib_out, int n, float base, float damp, double* err) {
+    int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+    int nw = (gridDim.x * blockDim.x) >> 5;
+    double e = 0;
+    for (int v = w; v < n; v += nw) {
+        float s = 0;
+        for (i64 p = ro[v] + lane; p < ro[v + 1]; p += 32) s += __ldg(contrib + col[p]);
+        for (int o = 16; o; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o);
+        if (lane == 0) {
+            float nr = base + damp * s;
+            e += fabs((double)nr - rank_in[v]);
+            rank_out[v] = nr;
+            contrib_out[v] = deg[v] > 0 ? nr / deg[v] : 0.f;
+        }
+    }
+    if (lane == 0) atomicAdd(err, e);
+}
+
+int main(int argc, char** argv) {
+    int scale = 20, degree = 16;
+    int n = 1 << scale;
+    i64 m0 = (i64)n * degree;
+    std::vector<uint64_t> ed;
+    ed.reserve(2 * m0);
+    uint64_t seed = 12345;
+    for (i64 i = 0; i < m0; i++) {
+        u32 u = sm64(seed) % n, v = sm64(seed) % n;
+        if (u == v) continue;
+        ed.push_back(((uint64_t)u << 32) | v);
+        ed.push_back(((uint64_t)v << 32) | u);
+    }
+    std::sort(ed.begin(), ed.end());
+    ed.erase(std::unique(ed.begin(), ed.end()), ed.end());
+    i64 m = ed.size();
+    std::vector<i64> ro(n + 1, 0);
+    std::vector<u32> col(m);
+    for (i64 i = 0; i < m; i++) { ro[(ed[i] >> 32) + 1]++; col[i] = (u32)ed[i]; }
+    for (int v = 0; v < n; v++) ro[v + 1] += ro[v];
+    std::vector<uint64_t>().swap(ed);
+    printf("urand n=%d m=%lld\n", n, m);
+    std::vector<float> deg(n), rank(n), contrib(n);
+    for (int v = 0; v < n; v++) { deg[v] = (float)(ro[v + 1] - ro[v]); rank[v] = 1.0f / n; contrib[v] = deg[v] > 0 ? rank[v] / deg[v] : 0; }
+    // CPU reference sweep
+    float base = 0.15f / n, damp = 0.85f;
+    std::vector<double> ref(n);
+    double referr = 0;
+    for (int v = 0; v < n; v++) { double s = 0; for (i64 p = ro[v]; p < ro[v + 1]; p++) s += contrib[col[p]]; ref[v] = (float)(base + damp * s); referr += fabs(ref[v] - rank[v]); }
+
+    int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    int maxsh; CK(cudaDeviceGetAttribute(&maxsh, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    printf("sms=%d maxsh=%d\n", sms, maxsh);
+    i64* dro; u32* dcol; float *dcontrib, *ddeg, *drank, *drank_out, *dcontrib_out; double* derr;
+    CK(cudaMalloc(&dro, (n + 1) * 8)); CK(cudaMalloc(&dcol, m * 4 + 64));
+    CK(cudaMalloc(&dcontrib, n * 4 + 65536 * 4)); CK(cudaMemset(dcontrib, 0, n * 4 + 65536 * 4)); CK(cudaMalloc(&ddeg, n * 4)); CK(cudaMalloc(&drank, n * 4));
+    CK(cudaMalloc(&drank_out, n * 4)); CK(cudaMalloc(&dcontrib_out, n * 4)); CK(cudaMalloc(&derr, 8));
+    CK(cudaMemcpy(dro, ro.data(), (n + 1) * 8, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dcol, col.data(), m * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dcontrib, contrib.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(ddeg, deg.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(drank, rank.data(), n * 4, cudaMemcpyHostToDevice));
+    cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+    std::vector<float> out(n);
+    auto check = [&](const char* name, float ms) {
+        double err; CK(cudaMemcpy(&err, derr, 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(out.data(), drank_out, n * 4, cudaMemcpyDeviceToHost));
+        double md = 0; for (int v = 0; v < n; v++) md = std::max(md, fabs(out[v] - ref[v]) / ref[v]);
+        printf("%-40s %8.4f ms/sweep  err %.6e (ref %.6e) maxrel %.2e  %.1f GE/s\n", name, ms, err, referr, md, m / ms / 1e6);
+    };
+    const int reps = 20;
+    {
+        for (int it = 0; it < 3; it++) { CK(cudaMemset(derr, 0, 8)); base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr); }
+        CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e0));
+        for (int it = 0; it < reps; it++) base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr);
+        CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1));
+        float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
+        CK(cudaMemset(derr, 0, 8)); base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr);
+        CK(cudaDeviceSynchronize());
+        check("base warp", ms / reps);
+    }
+    // tiled layouts per N
+    auto runG = [&](int N, auto kern, int T, int K, const char* name, int EBf, int C, int SL) {
+        int ranges = sms;
+        if (C > 1) {
+            cudaLaunchConfig_t cfg = {};
+            cfg.gridDim = dim3(C * 64); cfg.blockDim = dim3(T);
+            cudaLaunchAttribute at; at.id = cudaLaunchAttributeClusterDimension; at.val.clusterDim.x = C; at.val.clusterDim.y = 1; at.val.clusterDim.z = 1;
+            cfg.attrs = &at; cfg.numAttrs = 1;
+            int R0 = ((n + sms - 1) / sms + 31) & ~31; int S0 = (n + N - 1) / N;
+            cfg.dynamicSmemBytes = (size_t)R0 * 8 + K * C * 8 + (S0 + 2) * 8 + (size_t)K * (SL > 0 ? SL : N) * 4 + (size_t)K * (EBf + 8) * 4;
+            if ((int)cfg.dynamicSmemBytes > maxsh) { printf("%-40s skip: shared %zu > %d\n", name, cfg.dynamicSmemBytes, maxsh); return; }
+            CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cfg.dynamicSmemBytes));
+            if (C > 8) CK(cudaFuncSetAttribute(kern, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+            int ncl = 0; CK(cudaOccupancyMaxActiveClusters(&ncl, kern, &cfg));
+            ranges = std::min(ncl, sms / C) * C;
+            printf("C=%d max active clusters %d -> ranges %d\n", C, ncl, ranges);
+        }
+        int R = ((n + ranges - 1) / ranges + 31) & ~31;
+        ranges = (n + R - 1) / R;
+        int S = (n + N - 1) / N;
+        std::vector<i64> off((i64)ranges * S + 1, 0);
+        std::vector<u32> nbr(m);
+        // count
+        std::vector<i64> cnt((i64)ranges * S, 0);
+        for (int v = 0; v < n; v++) for (i64 p = ro[v]; p < ro[v + 1]; p++) cnt[(i64)(v / R) * S + col[p] / N]++;
+        for (i64 i = 0; i < (i64)ranges * S; i++) off[i + 1] = off[i] + cnt[i];
+        std::vector<i64> pos(off.begin(), off.end() - 1);
+        i64 maxt = 0; for (auto c : cnt) maxt = std::max(maxt, c);
+        for (int v = 0; v < n; v++) for (i64 p = ro[v]; p < ro[v + 1]; p++) { u32 u = col[p]; i64 t = (i64)(v / R) * S + u / N; nbr[pos[t]++] = ((u32)(v % R) << SRC_BITS) | (u % N); }
+        // kernel's `to` reads off[r*S + i] for i<=S: the next range's first == this range's end. OK.
+        i64* d_off; u32* d_nbr;
+        CK(cudaMalloc(&d_off, off.size() * 8)); CK(cudaMalloc(&d_nbr, m * 4 + 65536)); CK(cudaMemset(d_nbr, 0, m * 4 + 65536));
+        CK(cudaMemcpy(d_off, off.data(), off.size() * 8, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d_nbr, nbr.data(), m * 4, cudaMemcpyHostToDevice));
+        int EB = EBf;
+        size_t shb = (size_t)R * 8 + (S + 2) * 8 + (size_t)K * (SL > 0 ? SL : N) * 4 + (size_t)K * (EB + 8) * 4 + K * C * 8 + 16;
+        if ((int)shb > maxsh) { printf("%-40s skip: shared %zu > %d\n", name, shb, maxsh); cudaFree(d_off); cudaFree(d_nbr); return; }
+        CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shb));
+        P a{d_off, d_nbr, dcontrib, ddeg, drank, drank_out, dcontrib_out, derr, n, S, N, R, EB, base, damp};
+        for (int it = 0; it < 3; it++) kern<<<ranges, T, shb>>>(a);
+        CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
+        CK(cudaEventRecord(e0));
+        for (int it = 0; it < reps; it++) kern<<<ranges, T, shb>>>(a);
+        CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1));
+        float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
+        CK(cudaMemset(derr, 0, 8)); kern<<<ranges, T, shb>>>(a); CK(cudaDeviceSynchronize());
+        char nm[128]; snprintf(nm, sizeof nm, "%s N=%d EB=%d maxtile=%lld", name, N, EB, maxt);
+        check(nm, ms / reps);
+        cudaFree(d_off); cudaFree(d_nbr);
+    };
+    auto runN = [&](int N, auto kern, int T, int K, const char* name, int EBf) { runG(N, kern, T, K, name, EBf, 1, 0); };
+    // cp.async staged, one CTA a SM
+    runN(8192, tas<1024, 3, 0>, 1024, 3, "CPA K3 dbl", 3072);
+    runN(8192, tas<1024, 3, 1>, 1024, 3, "CPA K3 flt", 3072);
+    runN(8192, tas<1024, 3, 2>, 1024, 3, "CPA K3 noacc", 3072);
+    runN(8192, tas<1024, 3, 3>, 1024, 3, "CPA K3 match", 3072);
+    runN(8192, tas<1024, 3, 4>, 1024, 3, "CPA K3 copies only", 3072);
+    runN(8192, tas<1024, 3, 5>, 1024, 3, "CPA K3 no segment copy", 3072);
+    runN(8192, tas<512, 3, 0>, 512, 3, "CPA T512 K3 dbl", 3072);
+    runN(8192, tas<1024, 2, 0>, 1024, 2, "CPA K2 dbl", 3072);
+    runN(4096, tas<1024, 4, 0>, 1024, 4, "CPA K4 dbl", 1536);
+    runN(4096, tas<1024, 6, 0>, 1024, 6, "CPA K6 dbl", 1536);
+    runN(4096, tas<1024, 6, 4>, 1024, 6, "CPA K6 copies only", 1536);
+    runN(10240, tas<1024, 3, 0>, 1024, 3, "CPA K3 dbl", 3072);
+    runN(12288, tas<1024, 2, 0>, 1024, 2, "CPA K2 dbl", 4096);
+    runN(12288, tas<1024, 2, 4>, 1024, 2, "CPA K2 copies only", 4096);
+    // gathers from distributed shared memory: cluster of C, each CTA stages 1/C
+    runG(8192, dsg<1024, 3, 2, 12, 0>, 1024, 3, "DSG C2 K3 dbl", 3072, 2, 4096);
+    runG(8192, dsg<1024, 3, 2, 12, 2>, 1024, 3, "DSG C2 K3 noacc", 3072, 2, 4096);
+    runG(16384, dsg<1024, 3, 4, 12, 0>, 1024, 3, "DSG C4 K3 dbl", 6144, 4, 4096);
+    runG(16384, dsg<1024, 3, 4, 12, 2>, 1024, 3, "DSG C4 K3 noacc", 6144, 4, 4096);
+    runG(32768, dsg<1024, 2, 8, 12, 0>, 1024, 2, "DSG C8 K2 dbl", 10240, 8, 4096);
+    runG(32768, dsg<1024, 2, 8, 12, 2>, 1024, 2, "DSG C8 K2 noacc", 10240, 8, 4096);
+    runG(32768, dsg<1024, 3, 16, 11, 0>, 1024, 3, "DSG C16 K3 dbl", 10240, 16, 2048);
+    // software multicast through distributed shared memory
+    runG(8192, dsp<1024, 2, 2>, 1024, 2, "DSP C2 noacc", 3072, 2, -1);
+    runG(8192, dsp<1024, 2, 0>, 1024, 2, "DSP C2 dbl", 3072, 2, -1);
+    runG(8192, dsp<1024, 4, 2>, 1024, 2, "DSP C4 noacc", 3072, 4, -1);
+    runG(8192, dsp<1024, 4, 0>, 1024, 2, "DSP C4 dbl", 3072, 4, -1);
+    runG(8192, dsp<1024, 8, 2>, 1024, 2, "DSP C8 noacc", 3072, 8, -1);
+    runG(8192, dsp<1024, 8, 0>, 1024, 2, "DSP C8 dbl", 3072, 8, -1);
+    // TMA multicast (sm_90a): cluster of C
+    runG(8192, tmc<1024, 3, 1, 2>, 1024, 3, "TMC C1 K3 noacc", 3072, 1, -1);
+    runG(8192, tmc<1024, 3, 1, 0>, 1024, 3, "TMC C1 K3 dbl", 3072, 1, -1);
+    runG(8192, tmc<1024, 3, 2, 2>, 1024, 3, "TMC C2 K3 noacc", 3072, 2, -1);
+    runG(8192, tmc<1024, 3, 2, 0>, 1024, 3, "TMC C2 K3 dbl", 3072, 2, -1);
+    runG(8192, tmc<1024, 3, 2, 4>, 1024, 3, "TMC C2 K3 copies only", 3072, 2, -1);
+    runG(8192, tmc<1024, 3, 2, 5>, 1024, 3, "TMC C2 K3 no segment copy", 3072, 2, -1);
+    runG(8192, tmc<1024, 3, 4, 2>, 1024, 3, "TMC C4 K3 noacc", 3072, 4, -1);
+    runG(8192, tmc<1024, 3, 4, 0>, 1024, 3, "TMC C4 K3 dbl", 3072, 4, -1);
+    runG(8192, tmc<1024, 3, 8, 2>, 1024, 3, "TMC C8 K3 noacc", 3072, 8, -1);
+    runG(8192, tmc<1024, 3, 8, 0>, 1024, 3, "TMC C8 K3 dbl", 3072, 8, -1);
+    runG(4096, tmc<1024, 6, 2, 2>, 1024, 6, "TMC C2 K6 noacc", 1536, 2, -1);
+    runG(4096, tmc<1024, 6, 2, 4>, 1024, 6, "TMC C2 K6 copies only", 1536, 2, -1);
+    runG(12288, tmc<1024, 2, 2, 2>, 1024, 2, "TMC C2 K2 noacc", 4096, 2, -1);
+    runG(12288, tmc<1024, 2, 2, 4>, 1024, 2, "TMC C2 K2 copies only", 4096, 2, -1);
+    return 0;
+}
