@@ -44,204 +44,188 @@ struct P {
     int n, S, N, R, EB; float base, damp;
 };
 
-// MODE 0: double shared atomics (CAS loops on sm_90); 1: float shared atomics (CAS loops too,
-// and not precise enough for a hub); 2: no accumulation (a register sum: the floor);
-// 3: the warp's equal destinations combined with match_any, the leader adds; 4: the copies
-// only (no gathers); 5: no segment copy (gathers from whatever is in shared memory), no sums.
-template <int T, int K, int MODE>
-__global__ void __launch_bounds__(T, 1) tas(P a) {
-    extern __shared__ double sh[];
-    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
-    double* sums = sh;
-    float* fsums = (float*)sh;
-    i64* to = (i64*)(sh + R);
-    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
-    u32* eb = (u32*)(segb + K * N);
-    const int r = blockIdx.x;
-    const i64 v0 = (i64)r * R;
-    const int rn = (int)min((i64)R, (i64)a.n - v0);
-    for (int i = tid; i < R; i += T) sums[i] = 0;
-    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
-    __syncthreads();
-    auto issue = [&](int s) {
-        if (s < S) {
-            const int st = s % K;
-            const i64 b = (i64)s * N;
-            const int lim = (int)min((i64)N, (i64)a.n - b);
-            float* dst = segb + st * N;
-            if (MODE != 5)
-            for (int i = tid * 4; i < lim; i += T * 4) {
-                if (i + 4 <= lim) cp16(dst + i, a.contrib + b + i);
-                else for (int k = i; k < lim; k++) cp4(dst + k, a.contrib + b + k);
+// MODE, for every form: 0 sums as doubles with shared atomics (CAS loops on sm_90); 1 floats
+// (CAS loops too, and not precise enough for a hub; tas only); 2 no sums, a register total
+// (the floor); 3 the warp's equal destinations combined with match_any first (tas only); 4 the
+// copies only, no gathers; 5 no segment copy (gathers from whatever is in shared memory).
+
+// Acc adds one edge's contribution to its destination's sum as MODE says.
+template <int MODE>
+struct Acc {
+    double* sums;
+    float total;
+    __device__ void operator()(int d, float g) {
+        if (MODE == 0) atomicAdd(&sums[d], (double)g);
+        else if (MODE == 1) atomicAdd((float*)sums + d, g);
+        else if (MODE == 3) {
+            // sorted edges: the lanes of one destination are contiguous; the first adds
+            unsigned grp = __match_any_sync(__activemask(), d);
+            int lead = __ffs(grp) - 1, lane = threadIdx.x & 31;
+            double tot = 0;
+            for (unsigned m = grp; m; m &= m - 1) tot += __shfl_sync(grp, (double)g, __ffs(m) - 1);
+            if (lane == lead) {
+                if (lead == 0 || (grp >> 31)) atomicAdd(&sums[d], tot);
+                else sums[d] += tot;
             }
-            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
-            const i64 cnt = min(E - A, (i64)EB);
-            u32* ed = eb + st * (EB + 8);
-            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
-        }
-        cp_commit();
-    };
-#pragma unroll
-    for (int s = 0; s < K - 1; s++) issue(s);
-    float acc = 0;
-    for (int s = 0; s < S; s++) {
-        cp_wait<K - 2>();
-        __syncthreads();
-        issue(s + K - 1);
-        const int st = s % K;
-        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
-        const u32* e = eb + st * (EB + 8);
-        const float* seg = segb + st * N;
-        if (MODE != 4)
-        for (i64 p = B + tid; p < E; p += T) {
-            u32 x = p < inSh ? e[p - A] : a.nbr[p];
-            float g = seg[x & ((1u << SRC_BITS) - 1)];
-            int d = (int)(x >> SRC_BITS);
-            if (MODE == 0) atomicAdd(&sums[d], (double)g);
-            else if (MODE == 1) atomicAdd(&fsums[d], g);
-            else if (MODE == 2 || MODE == 5) acc += g * (float)d;
-            else if (MODE == 3) {
-                // lanes of the warp with the same d: in-order (sorted), so a group is contiguous
-                unsigned act = __activemask();
-                unsigned grp = __match_any_sync(act, d);
-                int lead = __ffs(grp) - 1;
-                double v = g;
-                int lane = tid & 31;
-                // simple: leader sums via loop over group lanes
-                double tot = 0;
-                unsigned m = grp;
-                while (m) { int l = __ffs(m) - 1; m &= m - 1; tot += __shfl_sync(grp, v, l); }
-                if (lane == lead) {
-                    if (lead == 0 || (grp >> 31)) atomicAdd(&sums[d], tot);
-                    else sums[d] += tot;
-                }
-            }
-        }
+        } else total += g * (float)d;
     }
-    __syncthreads();
+    __device__ double sum(int i) const {
+        if (MODE == 1) return (double)((const float*)sums)[i];
+        if (MODE == 0 || MODE == 3) return sums[i];
+        return total;
+    }
+};
+
+// tile_begin zeroes the block's sums and loads its S + 1 tile offsets into shared memory.
+__device__ void tile_begin(const P& a, double* sums, i64* to) {
+    for (int i = threadIdx.x; i < a.R; i += blockDim.x) sums[i] = 0;
+    for (int i = threadIdx.x; i <= a.S; i += blockDim.x) to[i] = a.off[(i64)blockIdx.x * a.S + i];
+}
+
+// tile_edges returns tile s's bounds: its edges [B, E), the 16-byte aligned start A of its
+// staged copy, and the end of what the copy holds (at most EB edges).
+struct TileEdges { i64 B, E, A, inSh; };
+__device__ TileEdges tile_edges(const P& a, const i64* to, int s) {
+    TileEdges t;
+    t.B = to[s];
+    t.E = to[s + 1];
+    t.A = t.B & ~(i64)3;
+    t.inSh = min(t.E, t.A + a.EB);
+    return t;
+}
+
+// copy_edges stages tile s's edges into ed with cp.async (16-byte pieces).
+__device__ void copy_edges(const P& a, const i64* to, int s, u32* ed) {
+    TileEdges t = tile_edges(a, to, s);
+    const i64 cnt = min(t.E - t.A, (i64)a.EB);
+    for (int i = threadIdx.x * 4; i < cnt; i += blockDim.x * 4) cp16(ed + i, a.nbr + t.A + i);
+}
+
+// copy_floats stages lim floats from src into dst with cp.async.
+__device__ void copy_floats(float* dst, const float* src, int lim) {
+    for (int i = threadIdx.x * 4; i < lim; i += blockDim.x * 4) {
+        if (i + 4 <= lim) cp16(dst + i, src + i);
+        else for (int k = i; k < lim; k++) cp4(dst + k, src + k);
+    }
+}
+
+// sum_tile walks tile s: each edge's source offset through gather, its destination to add.
+template <int MODE, typename G>
+__device__ void sum_tile(const P& a, const i64* to, int s, const u32* e, const G& gather, Acc<MODE>& add) {
+    if (MODE == 4) return;
+    TileEdges t = tile_edges(a, to, s);
+    for (i64 p = t.B + threadIdx.x; p < t.E; p += blockDim.x) {
+        u32 x = p < t.inSh ? e[p - t.A] : a.nbr[p];
+        add((int)(x >> SRC_BITS), gather(x & ((1u << SRC_BITS) - 1)));
+    }
+}
+
+// write_ranks writes the block's new ranks and contributions and adds its L1 change.
+template <int MODE>
+__device__ void write_ranks(const P& a, const Acc<MODE>& add) {
+    const i64 v0 = (i64)blockIdx.x * a.R;
+    const int rn = (int)max((i64)0, min((i64)a.R, (i64)a.n - v0));
     double err = 0;
-    for (int i = tid; i < rn; i += T) {
+    for (int i = threadIdx.x; i < rn; i += blockDim.x) {
         i64 v = v0 + i;
-        double sm = MODE == 1 ? (double)fsums[i] : sums[i];
-        if (MODE == 2) sm = acc;
-        float nr = (float)(a.base + a.damp * sm);
+        float nr = (float)(a.base + a.damp * add.sum(i));
         err += fabs((double)nr - (double)a.rank_in[v]);
         a.rank_out[v] = nr;
         float od = a.deg[v];
         a.contrib_out[v] = od > 0 ? nr / od : 0.f;
     }
     for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
-    if ((tid & 31) == 0) atomicAdd(a.err, err);
+    if ((threadIdx.x & 31) == 0) atomicAdd(a.err, err);
 }
 
+struct Local {
+    const float* seg;
+    __device__ float operator()(u32 i) const { return seg[i]; }
+};
 
-// DSM gather: cluster of C CTAs; each stages 1/C of segment s (SL = N/C floats) and gathers
-// read the owner's shared memory (local or remote).
+// staged_loop runs the K-stage cp.async pipeline over the block's S tiles: each step copies
+// this CTA's slice of the segment (SL floats from sliceOff) and its tile's edges, sync()
+// publishes them, and the tile is summed through gatherOf(stage).
+template <int K, int MODE, typename Sync, typename GatherOf>
+__device__ Acc<MODE> staged_loop(const P& a, const i64* to, float* segb, int SL, i64 sliceOff, u32* eb, double* sums, const Sync& sync, const GatherOf& gatherOf) {
+    auto issue = [&](int s) {
+        if (s < a.S) {
+            const i64 b = (i64)s * a.N + sliceOff;
+            if (MODE != 5) copy_floats(segb + (s % K) * SL, a.contrib + b, (int)max((i64)0, min((i64)SL, (i64)a.n - b)));
+            copy_edges(a, to, s, eb + (s % K) * (a.EB + 8));
+        }
+        cp_commit();
+    };
+#pragma unroll
+    for (int s = 0; s < K - 1; s++) issue(s);
+    Acc<MODE> add{sums, 0.f};
+    for (int s = 0; s < a.S; s++) {
+        cp_wait<K - 2>();
+        sync();
+        issue(s + K - 1);
+        sum_tile(a, to, s, eb + (s % K) * (a.EB + 8), gatherOf(s % K), add);
+    }
+    sync();
+    return add;
+}
+
+// tas: segments staged with cp.async, K stages, one CTA a SM.
+template <int T, int K, int MODE>
+__global__ void __launch_bounds__(T, 1) tas(P a) {
+    extern __shared__ double sh[];
+    const int N = a.N, S = a.S;
+    i64* to = (i64*)(sh + a.R);
+    float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
+    u32* eb = (u32*)(segb + K * N);
+    tile_begin(a, sh, to);
+    __syncthreads();
+    Acc<MODE> add = staged_loop<K, MODE>(a, to, segb, N, 0, eb, sh, [] { __syncthreads(); },
+                                         [&](int st) { return Local{segb + st * N}; });
+    write_ranks(a, add);
+}
+
+// Remote gathers from slices of SL = 2^LOG_SL floats spread over the cluster (rb: their
+// generic addresses, one per CTA).
+template <int LOG_SL>
+struct Remote {
+    float* const* rb;
+    __device__ float operator()(u32 i) const { return rb[i >> LOG_SL][i & ((1u << LOG_SL) - 1)]; }
+};
+
+// dsg: cluster of C CTAs; each stages 1/C of segment s (SL = N/C floats) and the gathers read
+// the owner's shared memory, local or remote.
 template <int T, int K, int C, int LOG_SL, int MODE>
 __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) dsg(P a) {
     cg::cluster_group cl = cg::this_cluster();
     const int rank = (int)cl.block_rank();
     extern __shared__ double sh[];
-    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
-    const int SL = 1 << LOG_SL;
-    double* sums = sh;
-    float** rb = (float**)(sh + R);
+    const int S = a.S, SL = 1 << LOG_SL;
+    float** rb = (float**)(sh + a.R);
     i64* to = (i64*)(rb + K * C);
     float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
     u32* eb = (u32*)(segb + K * SL);
-    const int r = blockIdx.x;
-    const i64 v0 = (i64)r * R;
-    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
-    for (int i = tid; i < R; i += T) sums[i] = 0;
-    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
-    if (tid < K * C) rb[tid] = cl.map_shared_rank(segb + (tid / C) * SL, tid % C);
+    tile_begin(a, sh, to);
+    if (threadIdx.x < K * C) rb[threadIdx.x] = cl.map_shared_rank(segb + (threadIdx.x / C) * SL, threadIdx.x % C);
     cl.sync();
-    auto issue = [&](int s) {
-        if (s < S) {
-            const int st = s % K;
-            const i64 b = (i64)s * N + (i64)rank * SL;
-            const int lim = (int)max((i64)0, min((i64)SL, (i64)a.n - b));
-            float* dst = segb + st * SL;
-            for (int i = tid * 4; i < lim; i += T * 4) {
-                if (i + 4 <= lim) cp16(dst + i, a.contrib + b + i);
-                else for (int k = i; k < lim; k++) cp4(dst + k, a.contrib + b + k);
-            }
-            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
-            const i64 cnt = min(E - A, (i64)EB);
-            u32* ed = eb + st * (EB + 8);
-            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
-        }
-        cp_commit();
-    };
-#pragma unroll
-    for (int s = 0; s < K - 1; s++) issue(s);
-    float acc = 0;
-    for (int s = 0; s < S; s++) {
-        cp_wait<K - 2>();
-        cl.sync();
-        issue(s + K - 1);
-        const int st = s % K;
-        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
-        const u32* e = eb + st * (EB + 8);
-        float* const* rbs = rb + st * C;
-        i64 p = B + tid;
-        for (; p + 3 * T < E; p += 4 * T) {
-            u32 x[4]; float g[4];
-#pragma unroll
-            for (int q = 0; q < 4; q++) { i64 pq = p + q * T; x[q] = pq < inSh ? e[pq - A] : a.nbr[pq]; }
-#pragma unroll
-            for (int q = 0; q < 4; q++) { u32 i = x[q] & ((1u << SRC_BITS) - 1); g[q] = rbs[i >> LOG_SL][i & (SL - 1)]; }
-#pragma unroll
-            for (int q = 0; q < 4; q++) {
-                int d = (int)(x[q] >> SRC_BITS);
-                if (MODE == 0) atomicAdd(&sums[d], (double)g[q]);
-                else acc += g[q] * (float)d;
-            }
-        }
-        for (; p < E; p += T) {
-            u32 x = p < inSh ? e[p - A] : a.nbr[p];
-            u32 i = x & ((1u << SRC_BITS) - 1);
-            float g = rbs[i >> LOG_SL][i & (SL - 1)];
-            int d = (int)(x >> SRC_BITS);
-            if (MODE == 0) atomicAdd(&sums[d], (double)g);
-            else acc += g * (float)d;
-        }
-    }
-    cl.sync();
-    double err = 0;
-    for (int i = tid; i < rn; i += T) {
-        i64 v = v0 + i;
-        double sm = MODE == 2 ? (double)acc : sums[i];
-        float nr = (float)(a.base + a.damp * sm);
-        err += fabs((double)nr - (double)a.rank_in[v]);
-        a.rank_out[v] = nr;
-        float od = a.deg[v];
-        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
-    }
-    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
-    if ((tid & 31) == 0) atomicAdd(a.err, err);
+    Acc<MODE> add = staged_loop<K, MODE>(a, to, segb, SL, (i64)rank * SL, eb, sh, [&] { cl.sync(); },
+                                         [&](int st) { return Remote<LOG_SL>{rb + st * C}; });
+    write_ranks(a, add);
 }
 
-
-// DSM push (software multicast): cluster of C CTAs; each loads 1/C of segment s+1 into registers
+// dsp (software multicast): cluster of C CTAs; each loads 1/C of segment s+1 into registers
 // while tile s is summed and stores it into every CTA's stage buffer; gathers are local.
 template <int T, int C, int MODE>
 __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) dsp(P a) {
     cg::cluster_group cl = cg::this_cluster();
     const int rank = (int)cl.block_rank();
     extern __shared__ double sh[];
-    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
-    const int SL = N / C;  // floats of a slice, multiple of 4
-    double* sums = sh;
-    float4** rb = (float4**)(sh + R);  // [2][C]
+    const int tid = threadIdx.x, N = a.N, S = a.S, EB = a.EB;
+    const int SL = N / C;  // floats of a slice, a multiple of 4
+    float4** rb = (float4**)(sh + a.R);  // [2][C]
     i64* to = (i64*)(rb + 2 * C);
     float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
     u32* eb = (u32*)(segb + 2 * N);
-    const int r = blockIdx.x;
-    const i64 v0 = (i64)r * R;
-    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
-    for (int i = tid; i < R; i += T) sums[i] = 0;
-    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    tile_begin(a, sh, to);
     if (tid < 2 * C) rb[tid] = (float4*)cl.map_shared_rank(segb + (tid / C) * N + rank * SL, tid % C);
     cl.sync();
     const int NQ = SL / 4;  // float4s of a slice
@@ -260,77 +244,46 @@ __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) dsp(P a) {
         }
     };
     auto issue = [&](int s) {
-        if (s < S) {
-            const int st = s & 1;
-            const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
-            const i64 cnt = min(E - A, (i64)EB);
-            u32* ed = eb + st * (EB + 8);
-            for (int i = tid * 4; i < cnt; i += T * 4) cp16(ed + i, a.nbr + A + i);
-        }
+        if (s < S) copy_edges(a, to, s, eb + (s & 1) * (EB + 8));
         cp_commit();
     };
     float4 f;
     ldslice(0, f);
     stslice(0, f);
     issue(0);
-    float acc = 0;
+    Acc<MODE> add{sh, 0.f};
     for (int s = 0; s < S; s++) {
         cp_wait<0>();
         cl.sync();  // stage s published everywhere; everyone is done with stage s-1
         issue(s + 1);
         ldslice(s + 1, f);
-        const int st = s & 1;
-        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
-        const u32* e = eb + st * (EB + 8);
-        const float* seg = segb + st * N;
-        for (i64 p = B + tid; p < E; p += T) {
-            u32 x = p < inSh ? e[p - A] : a.nbr[p];
-            float g = seg[x & ((1u << SRC_BITS) - 1)];
-            int d = (int)(x >> SRC_BITS);
-            if (MODE == 0) atomicAdd(&sums[d], (double)g);
-            else acc += g * (float)d;
-        }
+        sum_tile(a, to, s, eb + (s & 1) * (EB + 8), Local{segb + (s & 1) * N}, add);
         stslice(s + 1, f);
     }
     cl.sync();
-    double err = 0;
-    for (int i = tid; i < rn; i += T) {
-        i64 v = v0 + i;
-        double sm = MODE == 2 ? (double)acc : sums[i];
-        float nr = (float)(a.base + a.damp * sm);
-        err += fabs((double)nr - (double)a.rank_in[v]);
-        a.rank_out[v] = nr;
-        float od = a.deg[v];
-        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
-    }
-    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
-    if ((tid & 31) == 0) atomicAdd(a.err, err);
+    write_ranks(a, add);
 }
-
 
 __device__ __forceinline__ u32 su32(const void* p) { return (u32)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mb_wait(u32 bar, u32 phase) {
     asm volatile("{\n .reg .pred p;\n W%=:\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra W%=;\n }\n" ::"r"(bar), "r"(phase) : "memory");
 }
-// TMA multicast: cluster of C CTAs; for each step thread 0 of every CTA multicasts its 1/C slice
-// of the segment to all C CTAs and bulk-copies its own tile's edges; an mbarrier per stage.
+
+// tmc (TMA multicast): cluster of C CTAs; for each step thread 0 of every CTA multicasts its
+// 1/C slice of the segment to all C CTAs and bulk-copies its own tile's edges; an mbarrier a
+// stage, and a cluster barrier (arrive after a tile, wait before refilling) a step.
 template <int T, int K, int C, int MODE>
 __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) tmc(P a) {
     extern __shared__ __align__(128) double sh[];
     u32 rank;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-    const int tid = threadIdx.x, R = a.R, N = a.N, S = a.S, EB = a.EB;
+    const int tid = threadIdx.x, N = a.N, S = a.S, EB = a.EB;
     const int SL = N / C;
-    double* sums = sh;
-    unsigned long long* bars = (unsigned long long*)(sh + R);
+    unsigned long long* bars = (unsigned long long*)(sh + a.R);
     i64* to = (i64*)(bars + K + (K & 1));
     float* segb = (float*)(to + S + 1 + ((S + 1) & 1));
     u32* eb = (u32*)(segb + K * N);
-    const int r = blockIdx.x;
-    const i64 v0 = (i64)r * R;
-    const int rn = (int)max((i64)0, min((i64)R, (i64)a.n - v0));
-    for (int i = tid; i < R; i += T) sums[i] = 0;
-    for (int i = tid; i <= S; i += T) to[i] = a.off[(i64)r * S + i];
+    tile_begin(a, sh, to);
     if (tid == 0) {
         for (int k = 0; k < K; k++) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(su32(bars + k)), "r"(1));
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
@@ -349,9 +302,8 @@ __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) tmc(P a) {
             if (c == (int)rank) mine = b;
         }
         if (MODE == 5) total = mine = 0;
-        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3;
-        const i64 cnt = min(E - A, (i64)EB);
-        const u32 eby = (u32)(((cnt * 4) + 15) & ~(i64)15);
+        TileEdges t = tile_edges(a, to, s);
+        const u32 eby = (u32)(((min(t.E - t.A, (i64)EB) * 4) + 15) & ~(i64)15);
         const u32 bar = su32(bars + st);
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(total + eby) : "memory");
         if (mine) {
@@ -364,10 +316,10 @@ __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) tmc(P a) {
                 asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst), "l"(src), "r"(mine), "r"(bar) : "memory");
             }
         }
-        if (eby) asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(su32(eb + st * (EB + 8))), "l"(a.nbr + A), "r"(eby), "r"(bar) : "memory");
+        if (eby) asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(su32(eb + st * (EB + 8))), "l"(a.nbr + t.A), "r"(eby), "r"(bar) : "memory");
     };
     if (tid == 0) for (int s = 0; s < K; s++) issue(s);
-    float acc = 0;
+    Acc<MODE> add{sh, 0.f};
     for (int s = 0; s < S; s++) {
         if (s > 0) {
             asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -375,33 +327,12 @@ __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T, 1) tmc(P a) {
         }
         const int st = s % K;
         mb_wait(su32(bars + st), (u32)((s / K) & 1));
-        const i64 B = to[s], E = to[s + 1], A = B & ~(i64)3, inSh = min(E, A + EB);
-        const u32* e = eb + st * (EB + 8);
-        const float* seg = segb + st * N;
-        if (MODE != 4)
-        for (i64 p = B + tid; p < E; p += T) {
-            u32 x = p < inSh ? e[p - A] : a.nbr[p];
-            float g = seg[x & ((1u << SRC_BITS) - 1)];
-            int d = (int)(x >> SRC_BITS);
-            if (MODE == 0) atomicAdd(&sums[d], (double)g);
-            else acc += g * (float)d;
-        }
+        sum_tile(a, to, s, eb + st * (EB + 8), Local{segb + st * N}, add);
         asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
     }
     asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
     __syncthreads();
-    double err = 0;
-    for (int i = tid; i < rn; i += T) {
-        i64 v = v0 + i;
-        double sm = MODE == 2 ? (double)acc : sums[i];
-        float nr = (float)(a.base + a.damp * sm);
-        err += fabs((double)nr - (double)a.rank_in[v]);
-        a.rank_out[v] = nr;
-        float od = a.deg[v];
-        a.contrib_out[v] = od > 0 ? nr / od : 0.f;
-    }
-    for (int o = 16; o; o >>= 1) err += __shfl_down_sync(0xffffffff, err, o);
-    if ((tid & 31) == 0) atomicAdd(a.err, err);
+    write_ranks(a, add);
 }
 
 // Baseline: warp per vertex, Jacobi pull from CSR.
