@@ -270,6 +270,23 @@ __device__ __forceinline__ TileHead tile_head(const Args& a, i64 t, int lane) {
     return h;
 }
 
+// load_edges4 reads a.nbr[p .. p + 3] into out (p a multiple of 4, so one 16-byte load where
+// the array holds all four; zeros past its end). STREAM marks the load evict-first (__ldcs).
+template <bool STREAM>
+__device__ __forceinline__ void load_edges4(const Args& a, i64 p, u32* out) {
+    if (p + 4 <= a.m) {
+        const uint4* src = (const uint4*)(a.nbr + p);
+        uint4 y = STREAM ? __ldcs(src) : *src;
+        out[0] = y.x;
+        out[1] = y.y;
+        out[2] = y.z;
+        out[3] = y.w;
+    } else {
+#pragma unroll
+        for (int k = 0; k < 4; k++) out[k] = p + k < a.m ? a.nbr[p + k] : 0;
+    }
+}
+
 // PF: load the next tile's heads while this tile's gathers are in flight (a vertex's old rank
 // is written only by its own lane, later, so reading it early is exact).
 template <int T, int U, bool NC, bool CG, bool PF>
@@ -312,18 +329,7 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
                 u32 idx[U];
                 float g[U];
 #pragma unroll
-                for (int q = 0; q < U; q += 4) {
-                    if (p + q + 4 <= a.m) {
-                        uint4 x = *(const uint4*)(a.nbr + p + q);
-                        idx[q] = x.x;
-                        idx[q + 1] = x.y;
-                        idx[q + 2] = x.z;
-                        idx[q + 3] = x.w;
-                    } else {
-#pragma unroll
-                        for (int r = 0; r < 4; r++) idx[q + r] = p + q + r < a.m ? a.nbr[p + q + r] : 0;
-                    }
-                }
+                for (int q = 0; q < U; q += 4) load_edges4<false>(a, p + q, idx + q);
 #pragma unroll
                 for (int q = 0; q < U; q++) {
                     bool in = p + q >= from && p + q < hi;
@@ -430,15 +436,8 @@ __device__ __forceinline__ void tile_sum(const Args& a, i64 B, i64 E, double* su
             if (p + q >= hi) {
 #pragma unroll
                 for (int k = 0; k < 4; k++) x[q + k] = 0;
-            } else if (p + q + 4 <= a.m) {
-                uint4 y = __ldcs((const uint4*)(a.nbr + p + q));
-                x[q] = y.x;
-                x[q + 1] = y.y;
-                x[q + 2] = y.z;
-                x[q + 3] = y.w;
             } else {
-#pragma unroll
-                for (int k = 0; k < 4; k++) x[q + k] = p + q + k < a.m ? a.nbr[p + q + k] : 0;
+                load_edges4<true>(a, p + q, x + q);
             }
         }
 #pragma unroll
