@@ -40,13 +40,12 @@ __device__ __forceinline__ double warp_sum(double x) {
     return x;
 }
 
-// pr_set writes the new rank of v and accumulates |change|, the rank and the dangling rank.
-__device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, PrAcc* acc) {
+// pr_write writes the new rank of v from its sum, given its old rank and out-degree d, and
+// accumulates |change|, the rank and the dangling rank.
+__device__ __forceinline__ void pr_write(const Args& a, i64 v, double sum, float old, float d, PrAcc* acc) {
     float nr = (float)(a.base + a.damping * sum);
-    float old = a.rank[v];
     acc->err += fabs((double)nr - (double)old);
     acc->sum += nr;
-    float d = out_deg(a, v);
     if (d == 0) acc->dang += nr;
     if (a.update == 1) {  // update=1 here means Gauss-Seidel (sync=async): in place
         a.rank[v] = nr;
@@ -55,6 +54,11 @@ __device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, PrAcc* 
         a.rank_out[v] = nr;
         a.contrib_out[v] = d > 0 ? nr / d : 0.f;
     }
+}
+
+// pr_set is pr_write with v's old rank and out-degree read here.
+__device__ __forceinline__ void pr_set(const Args& a, u32 v, double sum, PrAcc* acc) {
+    pr_write(a, v, sum, a.rank[v], out_deg(a, v), acc);
 }
 
 __device__ __forceinline__ void err_flush(const Args& a, double e) {
@@ -352,20 +356,7 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
             if (run != 0) atomicAdd(&ss[vi], run);
         }
         __syncwarp();
-        if (ok) {
-            float nr = (float)(a.base + a.damping * ss[lane]);
-            acc.err += fabs((double)nr - (double)old);
-            acc.sum += nr;
-            if (od == 0) acc.dang += nr;
-            float c = od > 0 ? nr / od : 0.f;
-            if (a.update == 1) {
-                a.rank[v] = nr;
-                a.contrib[v] = c;
-            } else {
-                a.rank_out[v] = nr;
-                a.contrib_out[v] = c;
-            }
-        }
+        if (ok) pr_write(a, v, ss[lane], old, od, &acc);
         __syncwarp();
     }
     acc_flush(a, acc);
@@ -468,23 +459,7 @@ __device__ __forceinline__ void tile_sum(const Args& a, i64 B, i64 E, double* su
 
 // tile_write writes the new ranks of range [v0, v0 + rn) from its sums (pr_set's work).
 __device__ __forceinline__ void tile_write(const Args& a, i64 v0, int rn, const double* sums, PrAcc* acc) {
-    for (int i = threadIdx.x; i < rn; i += blockDim.x) {
-        i64 v = v0 + i;
-        float nr = (float)(a.base + a.damping * sums[i]);
-        float old = a.rank[v];
-        acc->err += fabs((double)nr - (double)old);
-        acc->sum += nr;
-        float od = out_deg(a, (u32)v);
-        if (od == 0) acc->dang += nr;
-        float c = od > 0 ? nr / od : 0.f;
-        if (a.update == 1) {
-            a.rank[v] = nr;
-            a.contrib[v] = c;
-        } else {
-            a.rank_out[v] = nr;
-            a.contrib_out[v] = c;
-        }
-    }
+    for (int i = threadIdx.x; i < rn; i += blockDim.x) pr_set(a, (u32)(v0 + i), sums[i], acc);
 }
 
 template <bool NC>
