@@ -376,11 +376,12 @@ func intKnob(name string, field func(*Schedule) *int, def, doc, source string, a
 // an engine that blocks by itself where it wins can still be told not to.
 const BlockingOff = -1
 
-// blockingKnob is EdgeBlocking's knob: auto (the engine decides), off, or the segment size.
+// blockingKnob is the knob of EdgeBlocking (pull: sources per segment) and of the binned push
+// (push: destinations per bin): auto (the engine decides), off, or the size.
 func blockingKnob() Knob {
 	return Knob{
 		Name: "blocking", Default: "auto", Source: "UGF", Algorithms: []Algorithm{PR},
-		Doc: "EdgeBlocking: destination vertices per segment for topology-driven sweeps (off, or auto: the engine decides)",
+		Doc: "blocks a topology-driven sweep's edges: pull, source vertices per segment (EdgeBlocking); push, destination vertices per shared-memory bin (propagation blocking); off, or auto: the engine decides",
 		get: func(s *Schedule) string {
 			switch {
 			case s.Blocking == 0:

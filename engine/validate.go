@@ -139,8 +139,8 @@ var knobNeeds = map[string]func(s *Schedule, a Algorithm) string{
 	}),
 	"blocking": func(s *Schedule, a Algorithm) string {
 		// blocking=off asks for nothing, so it is never refused.
-		if a == PR && s.Blocking != BlockingOff && (s.Driven == Data || s.Direction == Push) {
-			return "blocking (EdgeBlocking) segments a topology-driven pull sweep by destination; it needs driven=topology and direction=pull"
+		if a == PR && s.Blocking != BlockingOff && s.Driven == Data {
+			return "blocking cuts a topology-driven sweep's edges into blocks (EdgeBlocking for pull, destination bins for push); it needs driven=topology"
 		}
 		return ""
 	},

@@ -28,9 +28,14 @@ import (
 // With lb=edge the layout is tiled instead (buildTiled; kernels/pr.cu tpull_sweep): rng > 0
 // destinations a range, off holds each tile's first edge (ranges x segs + 1 values, range-major)
 // and nbr the packed edges; rows and scan are empty.
+//
+// With direction=push it is binned (buildBinned; kernels/pr.cu bin_sweep): size destinations
+// a bin, segs bins, off holds each bin's first group (segs + 1 values), rows each group's first
+// source, nbr the groups' slots (32 a group), entries the groups.
 type blockedCSR struct {
-	size     int           // vertices per segment (the knob)
+	size     int           // vertices per segment (the knob); binned: destinations per bin
 	rng      int           // tiled (lb=edge): destinations per range; 0: UGF's layout
+	binned   bool          // the binned push's layout
 	segs     int           // ceil(V / size)
 	entries  int64         // rows of the layout
 	segStart []int64       // host copy of scan: the first entry of each segment, segs+1 values
@@ -51,12 +56,12 @@ func (b *blockedCSR) free() {
 
 func (b *blockedCSR) bytes() int64 { return b.rows.bytes + b.off.bytes + b.nbr.bytes + b.scan.bytes }
 
-// cachedLayout returns the graph's cached blocked or tiled layout when it has this segment size
-// and destination range (0: the blocked layout); otherwise it frees it, since one layout is
-// cached per graph, and returns nil.
-func (r *run) cachedLayout(size, rng int) *blockedCSR {
+// cachedLayout returns the graph's cached blocked, tiled or binned layout when it has this
+// segment size, destination range (0: the blocked layout) and form; otherwise it frees it,
+// since one layout is cached per graph, and returns nil.
+func (r *run) cachedLayout(size, rng int, binned bool) *blockedCSR {
 	b := r.dg.blocked
-	if b != nil && b.size == size && b.rng == rng {
+	if b != nil && b.size == size && b.rng == rng && b.binned == binned {
 		return b
 	}
 	if b != nil {
@@ -69,14 +74,18 @@ func (r *run) cachedLayout(size, rng int) *blockedCSR {
 // blocked returns the graph's blocked in-edges for segments of size vertices, building and
 // uploading them on first use (one layout is cached per graph: a new size replaces it).
 //
-// With lb=edge it returns the tiled layout of the run's shape (prTiledShape), so that the
-// engine's build before the timing builds the one the run uses.
+// With lb=edge it returns the tiled layout of the run's shape (prTiledShape), and with
+// direction=push the binned one (prBinShape), so that the engine's build before the timing
+// builds the one the run uses.
 func (r *run) blocked(size int) (*blockedCSR, error) {
+	if r.s.Direction == engine.Push {
+		return r.binned(prBinShape(r, size).size)
+	}
 	if r.s.LB == engine.LBEdge {
 		sh := prTiledShape(r, size)
 		return r.tiled(sh.size, sh.rng)
 	}
-	if b := r.cachedLayout(size, 0); b != nil {
+	if b := r.cachedLayout(size, 0, false); b != nil {
 		return b, nil
 	}
 	t0 := time.Now()
@@ -214,7 +223,7 @@ func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
 // and ranges of rng destinations, building and uploading them on first use; it shares the
 // graph's one cached layout with blocked.
 func (r *run) tiled(size, rng int) (*blockedCSR, error) {
-	if b := r.cachedLayout(size, rng); b != nil {
+	if b := r.cachedLayout(size, rng, false); b != nil {
 		return b, nil
 	}
 	t0 := time.Now()
@@ -303,4 +312,153 @@ func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges [
 		}
 	})
 	return tileOff, edges
+}
+
+// binned returns the graph's binned layout (direction=push blocking=N: bins of size
+// destinations, each bin's in-edges in source order) for kernels/pr.cu bin_sweep, building and
+// uploading it on first use; it shares the graph's one cached layout with blocked.
+func (r *run) binned(size int) (*blockedCSR, error) {
+	if b := r.cachedLayout(size, 0, true); b != nil {
+		return b, nil
+	}
+	t0 := time.Now()
+	binGroup, base, slots := buildBinned(r.g, size, runtime.GOMAXPROCS(0))
+	need := int64(len(binGroup))*8 + int64(len(base))*4 + int64(len(slots))*4
+	if err := r.eng.ensureFree(need+r.estimate(), "the binned layout (push with blocking) and this run"); err != nil {
+		return nil, err
+	}
+	b := &blockedCSR{size: size, binned: true, segs: len(binGroup) - 1, entries: int64(len(base))}
+	b.segEdges = []int64{0, int64(len(slots))}
+	var err error
+	for _, up := range []struct {
+		dst *buffer
+		f   func() (buffer, error)
+	}{
+		{&b.off, func() (buffer, error) { return upload(binGroup) }},
+		{&b.rows, func() (buffer, error) { return upload(base) }},
+		{&b.nbr, func() (buffer, error) { return upload(slots) }},
+	} {
+		if *up.dst, err = up.f(); err != nil {
+			b.free()
+			return nil, err
+		}
+	}
+	b.built = time.Since(t0)
+	r.dg.blocked = b
+	return b, nil
+}
+
+// The binned layout's slots (kernels/pr.cu PB_PAD): a group of pbGroup slots shares its first
+// source, each slot packs its destination's offset in the bin above 16 bits of its source's
+// offset from that first source; pbPad in the upper half marks an empty slot, so a bin holds
+// fewer than pbPad destinations.
+const (
+	pbGroup = 32
+	pbSpan  = 1 << 16
+	pbPad   = 0xffff
+)
+
+// buildBinned lists g's arcs u->v bin by bin, bin b holding the destinations [b x size,
+// (b+1) x size), each bin in source order, in groups of pbGroup slots whose sources lie within
+// pbSpan of the group's first (the rest of a group is padded). It returns each bin's first group
+// (bins + 1 values), each group's first source and the slots. Workers take chunks of sources
+// of about equal arcs: they count each chunk's arcs per bin, a prefix sum in (bin, chunk) order
+// places them, and walking the chunks' sources in order fills every bin in source order; then
+// each bin is cut into groups. size < pbPad.
+func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots []uint32) {
+	n := g.NumVertices()
+	m := int64(len(g.Neighbors))
+	bins := (n + size - 1) / size
+	if n < 1<<14 {
+		workers = 1
+	}
+	workers = max(workers, 1)
+	chunks := max(1, min(workers*4, n, (1<<22)/max(bins, 1)))
+	cut := make([]int, chunks+1)
+	for c := 1; c < chunks; c++ {
+		want := m * int64(c) / int64(chunks)
+		cut[c] = sort.Search(n, func(u int) bool { return g.Offsets[u] >= want })
+	}
+	cut[chunks] = n
+	parallel := func(count int, f func(i int)) {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for i := w; i < count; i += workers {
+					f(i)
+				}
+			}(w)
+		}
+		wg.Wait()
+	}
+	// 1. Arcs per (chunk, bin).
+	pos := make([]int64, chunks*bins)
+	parallel(chunks, func(c int) {
+		cnt := pos[c*bins : (c+1)*bins]
+		for _, v := range g.Neighbors[g.Offsets[cut[c]]:g.Offsets[cut[c+1]]] {
+			cnt[int(v)/size]++
+		}
+	})
+	// 2. Each bin's arcs in source order.
+	binStart := make([]int64, bins+1)
+	var at int64
+	for b := 0; b < bins; b++ {
+		binStart[b] = at
+		for c := 0; c < chunks; c++ {
+			x := pos[c*bins+b]
+			pos[c*bins+b] = at
+			at += x
+		}
+	}
+	binStart[bins] = at
+	src := make([]uint32, m)
+	dst := make([]uint16, m)
+	parallel(chunks, func(c int) {
+		p := pos[c*bins : (c+1)*bins]
+		for u := cut[c]; u < cut[c+1]; u++ {
+			for _, v := range g.Neighbors[g.Offsets[u]:g.Offsets[u+1]] {
+				b := int(v) / size
+				src[p[b]], dst[p[b]] = uint32(u), uint16(int(v)-b*size)
+				p[b]++
+			}
+		}
+	})
+	// 3. Groups: count, place, fill.
+	groups := func(b int, fill func(g int64, k int, p int64)) int64 {
+		var ng int64
+		k, first := pbGroup, uint32(0)
+		for p := binStart[b]; p < binStart[b+1]; p++ {
+			if k == pbGroup || src[p]-first >= pbSpan {
+				ng++
+				k, first = 0, src[p]
+			}
+			if fill != nil {
+				fill(ng-1, k, p)
+			}
+			k++
+		}
+		return ng
+	}
+	binGroup = make([]int64, bins+1)
+	parallel(bins, func(b int) { binGroup[b+1] = groups(b, nil) })
+	for b := 0; b < bins; b++ {
+		binGroup[b+1] += binGroup[b]
+	}
+	base = make([]uint32, binGroup[bins])
+	slots = make([]uint32, binGroup[bins]*pbGroup)
+	parallel(bins, func(b int) {
+		g0 := binGroup[b]
+		for i := g0 * pbGroup; i < binGroup[b+1]*pbGroup; i++ {
+			slots[i] = pbPad << 16
+		}
+		groups(b, func(g int64, k int, p int64) {
+			if k == 0 {
+				base[g0+g] = src[p]
+			}
+			slots[(g0+g)*pbGroup+int64(k)] = uint32(dst[p])<<16 | (src[p] - base[g0+g])
+		})
+	})
+	return binGroup, base, slots
 }

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/loader"
@@ -157,6 +158,80 @@ func TestBuildTiled(t *testing.T) {
 				if got[v] != in.Offsets[v+1]-in.Offsets[v] || sum[v] != want {
 					t.Fatalf("%+v: vertex %d: %d in-edges in the tiles, %d in the graph (or other sources)", c, v, got[v], in.Offsets[v+1]-in.Offsets[v])
 				}
+			}
+		}
+	}
+}
+
+// TestBuildBinned checks the binned push's layout on the host (no GPU needed): bin b lists
+// exactly the arcs u->v with v in [b x size, (b+1) x size), in source order (and each source's
+// arcs in their order in the graph); every group has a real first slot, its empty slots at its
+// end, and sources within pbSpan of its first; one worker and many give the same layout. kron
+// scale 17 has sources more than pbSpan apart inside a bin, so groups end early there.
+func TestBuildBinned(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "17", "degree": "4", "directed": boolStr(directed)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := g.NumVertices()
+		for _, size := range []int{1, 7, 4096, pbPad - 1} {
+			binGroup, base, slots := buildBinned(g, size, 7)
+			bins := (n + size - 1) / size
+			groups := int64(len(base))
+			if len(binGroup) != bins+1 || binGroup[0] != 0 || binGroup[bins] != groups || int64(len(slots)) != groups*pbGroup {
+				t.Fatalf("size %d: %d bin bounds for %d bins, %d groups (last bound %d), %d slots", size, len(binGroup), bins, groups, binGroup[bins], len(slots))
+			}
+			// the arcs each bin should list, in source order
+			want := make([][]uint64, bins)
+			for u := 0; u < n; u++ {
+				for _, v := range g.Neighbors[g.Offsets[u]:g.Offsets[u+1]] {
+					b := int(v) / size
+					want[b] = append(want[b], uint64(u)<<32|uint64(v))
+				}
+			}
+			short := 0
+			for b := 0; b < bins; b++ {
+				var got []uint64
+				for gi := binGroup[b]; gi < binGroup[b+1]; gi++ {
+					real := 0
+					for k := 0; k < pbGroup; k++ {
+						x := slots[gi*pbGroup+int64(k)]
+						if x>>16 == pbPad {
+							continue
+						}
+						if k != real {
+							t.Fatalf("size %d bin %d group %d: slot %d follows an empty slot", size, b, gi, k)
+						}
+						real++
+						d := int(x >> 16)
+						if d >= size || b*size+d >= n {
+							t.Fatalf("size %d bin %d: destination offset %d", size, b, d)
+						}
+						got = append(got, uint64(base[gi]+x&0xffff)<<32|uint64(b*size+d))
+					}
+					if real == 0 {
+						t.Fatalf("size %d bin %d: group %d is empty", size, b, gi)
+					}
+					if real < pbGroup && gi+1 < binGroup[b+1] {
+						short++
+					}
+				}
+				if len(got) != len(want[b]) {
+					t.Fatalf("size %d bin %d: %d arcs, want %d", size, b, len(got), len(want[b]))
+				}
+				for i := range got {
+					if got[i] != want[b][i] {
+						t.Fatalf("size %d bin %d arc %d: %d->%d, want %d->%d", size, b, i, got[i]>>32, uint32(got[i]), want[b][i]>>32, uint32(want[b][i]))
+					}
+				}
+			}
+			if size == 1 && short == 0 {
+				t.Errorf("size 1: no group ended early on a span of %d sources; the test graph does not exercise it", pbSpan)
+			}
+			bg1, base1, slots1 := buildBinned(g, size, 1)
+			if !slices.Equal(bg1, binGroup) || !slices.Equal(base1, base) || !slices.Equal(slots1, slots) {
+				t.Fatalf("size %d: one worker builds a different layout", size)
 			}
 		}
 	}

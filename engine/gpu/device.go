@@ -72,12 +72,17 @@ type device struct {
 	dev     cu.Device
 	name    string
 	sms     int
+	shOptin int // the most dynamic shared memory a block may ask for, in bytes
 	mem     int64
 	cc      int
 	modules map[string]cu.Module
 	funcs   map[string]cu.Function
 	events  []cu.Event
 }
+
+// attrMaxSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, which
+// gorgonia.org/cu v0.9.6 does not name.
+const attrMaxSharedOptin = cu.DeviceAttribute(97)
 
 // openDevice starts the device goroutine, creates the context on device 0, and loads the PTX.
 func openDevice() (*device, error) {
@@ -114,6 +119,9 @@ func (d *device) start() error {
 		return check("cuDeviceGetName", err)
 	}
 	if d.sms, err = d.dev.Attribute(cu.MultiprocessorCount); err != nil {
+		return check("cuDeviceGetAttribute", err)
+	}
+	if d.shOptin, err = d.dev.Attribute(attrMaxSharedOptin); err != nil {
 		return check("cuDeviceGetAttribute", err)
 	}
 	major, err := d.dev.Attribute(cu.ComputeCapabilityMajor)

@@ -128,8 +128,12 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 	p := r.req.Params
 	name := "pr_fused_" + lbSuffix[r.s.LB]
 	tiled := blk != nil && blk.rng > 0
+	binned := blk != nil && blk.binned
 	threads, shmem := block, 0
 	switch {
+	case binned:
+		sh := prBinShape(r, r.s.Blocking)
+		name, threads, shmem = "pr_fused_bin", sh.threads, sh.shmem
 	case tiled && PRTiledKernel == "l1":
 		// the tiled pull's L1 form (pr.go PRTiledPerSM): its blocks per SM cover the vertices
 		// in one wave
@@ -158,7 +162,9 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 	if tiled {
 		tiledArgs(&a, blk)
 	}
-	if blk != nil && !tiled {
+	if binned {
+		binArgs(&a, blk)
+	} else if blk != nil && !tiled {
 		a.off, a.nbr, a.inQ, a.inScan, a.bound = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.scan.addr(), int64(blk.segs)
 	}
 	if pingpong {
@@ -180,7 +186,7 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		last := math.Inf(1)
 		k := r.fusedRecords(h, iters, name, grid, threads, t, func(ctr []uint64) engine.Record {
 			last = proj.next(math.Float64frombits(ctr[cErr]), math.Float64frombits(ctr[cRankSum]), math.Float64frombits(ctr[cRankDang]))
-			return engine.Record{Direction: engine.Pull, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+			return engine.Record{Direction: r.s.Direction, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
 				OutVertices: int64(r.n), EdgesScanned: r.m, Note: fmt.Sprintf("L1 change %.3g", last)}
 		})
 		done += k
@@ -239,6 +245,12 @@ func ccSVFused(r *run, val buffer) error {
 func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64, maxDeg int64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
 	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
+	binned := alg == engine.PR && s.Blocking > 0 && s.Direction == engine.Push && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
+		(s.LB == engine.LBAuto || s.LB == engine.LBEdge)
+	if s.Fuse == engine.FuseAuto && binned {
+		// the binned push's sweeps in one launch (a sweep, a barrier, the apply, a barrier)
+		s.Fuse = engine.FuseOn
+	}
 	if s.Fuse == engine.FuseAuto && alg == engine.PR && avgDeg < 5 && lbOK && pull {
 		s.Fuse = engine.FuseOn
 	}
@@ -259,8 +271,12 @@ func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64, 
 		}
 		s.Method = engine.SV
 	case engine.PR:
+		if binned {
+			s.Driven = engine.Topology
+			break
+		}
 		if s.Driven == engine.Data || s.Direction == engine.Push || !(lbOK || s.LB == engine.LBEdge) {
-			return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc|edge (not %s)", s.Relevant(alg, "gpu"))
+			return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc|edge, or the binned push (direction=push blocking=N lb=edge) (not %s)", s.Relevant(alg, "gpu"))
 		}
 		s.Driven, s.Direction = engine.Topology, engine.Pull
 	}

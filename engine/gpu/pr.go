@@ -66,6 +66,17 @@ func pr(r *run) error {
 		proj := newPRProjection(r)
 		a.prInitOut, a.prInitDang = proj.initOut, proj.initDang
 	}
+	if s.Blocking > 0 && s.Direction == engine.Push {
+		// the binned push's largest contribution, of the even and odd sweeps (bin_sweep)
+		cmax, err := r.buf("prcmax", 8, false)
+		if err != nil {
+			return err
+		}
+		if err := memset8(cmax, 0, 8); err != nil {
+			return err
+		}
+		a.prCmax = cmax.addr()
+	}
 	if err := r.launch("pr_init", blocks(n, block), &a); err != nil {
 		return err
 	}
@@ -190,9 +201,21 @@ func prTopo(r *run, a kargs) error {
 		a.update = 0
 	}
 	var blk *blockedCSR
-	tiled := s.Blocking > 0 && s.LB == engine.LBEdge
+	binned := s.Blocking > 0 && s.Direction == engine.Push
+	tiled := s.Blocking > 0 && s.LB == engine.LBEdge && !binned
 	sh := prTiledShape(r, s.Blocking)
-	if tiled {
+	if binned {
+		sh = prBinShape(r, s.Blocking)
+		if blk, err = r.binned(sh.size); err != nil {
+			return err
+		}
+		slots := blk.segEdges[1]
+		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "blocking",
+			Note: fmt.Sprintf("binned push (propagation blocking): %d bins of %d destinations summed in shared memory, each bin's in-edges in source order: %d arcs in %d groups of 32 (%.1f%% empty slots; layout built and uploaded in %v, once per graph, outside the timing)",
+				blk.segs, sh.size, r.m, blk.entries, 100*float64(slots-r.m)/float64(max(slots, 1)), blk.built.Round(time.Millisecond))}); err != nil {
+			return err
+		}
+	} else if tiled {
 		if blk, err = r.tiled(sh.size, sh.rng); err != nil {
 			return err
 		}
@@ -236,7 +259,7 @@ func prTopo(r *run, a kargs) error {
 		return prFused(r, a, csr, blk, bufs, rank2)
 	}
 	if blk != nil && !tiled {
-		pingpong = false // the blocked sweep accumulates, and pr_apply updates in place
+		pingpong = false // the blocked and binned sweeps accumulate, and the apply updates in place
 	}
 	proj := newPRProjection(r)
 	for iter := 0; iter < p.MaxIter; iter++ {
@@ -263,11 +286,16 @@ func prTopo(r *run, a kargs) error {
 		}
 		grid := prGrid(r, s.LB, int64(r.n), csr.m)
 		accumulate := s.Direction == engine.Push || s.LB == engine.LBCOO || s.LB == engine.LBNP || (blk != nil && !tiled)
+		apply := "pr_apply"
 		if s.LB == engine.LBNP {
 			sa.rpb = int64(s.NP)
 		}
 		name := "pr_pull_" + lb
 		switch {
+		case binned:
+			name, apply = "pr_bin", "pr_bin_apply"
+			binArgs(&sa, blk)
+			sa.iter = int64(iter)
 		case s.Direction == engine.Push:
 			name = "pr_spush_" + lb
 		case tiled:
@@ -283,11 +311,11 @@ func prTopo(r *run, a kargs) error {
 			grid = prTileGrid(r, s.Sync == engine.Async)
 			name += PREdgeKernel
 		}
-		if blk != nil && !tiled {
+		if blk != nil && !tiled && !binned {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
 				return err
 			}
-		} else if tiled && sh.staged {
+		} else if binned || (tiled && sh.staged) {
 			if err := r.launchShared(name, sh, &sa); err != nil {
 				return err
 			}
@@ -296,7 +324,7 @@ func prTopo(r *run, a kargs) error {
 		}
 		switch {
 		case accumulate:
-			if err := r.launch("pr_apply", blocks(int64(r.n), block), &sa); err != nil {
+			if err := r.launch(apply, blocks(int64(r.n), block), &sa); err != nil {
 				return err
 			}
 		case s.Sync == engine.SyncDB && !pingpong:
@@ -411,6 +439,46 @@ func autoTiled(s *engine.Schedule, n int, avgDeg float64, maxDeg int64) {
 		return
 	}
 	s.Blocking, s.LB, s.Sync, s.Fuse = PRTiledAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
+}
+
+// prBinShape is the binned push's launch (direction=push blocking=N): one block of pbThreads
+// per SM, each bin's sums (two 32-bit words a destination) in its dynamic shared memory, so a
+// bin holds N destinations, at most what the device's shared memory and the slot packing
+// (pbPad) allow.
+func prBinShape(r *run, blocking int) tiledShape {
+	size := max(min(blocking, (r.dev.shOptin-1024)/8, pbPad-1), 1)
+	return tiledShape{staged: true, size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
+}
+
+// pbThreads is the binned push's block size (kernels/pr.cu PB_THREADS).
+const pbThreads = 1024
+
+// binArgs points a at the binned layout.
+func binArgs(a *kargs, blk *blockedCSR) {
+	a.off, a.inQ, a.nbr, a.bound, a.rpb = blk.off.addr(), blk.rows.addr(), blk.nbr.addr(), int64(blk.segs), int64(blk.size)
+}
+
+// PRAutoBinned lets auto take the binned push (direction=push blocking=PRBinAutoN lb=edge
+// sync=sync fuse=on) on graphs of even degrees (autoBinned).
+var (
+	PRAutoBinned = true
+	PRBinAutoN   = 16384
+)
+
+// autoBinned resolves an all-auto PageRank schedule on a graph of even dense degrees (average
+// at least 5, maximum under 8 x the average: urand) to the binned push. Measured on urand
+// scale 20 (H200, NOTES.md "Round 6"): a Jacobi sweep of it takes ~0.11 ms where a pull sweep
+// gathering from L2 takes 0.25-0.27, so its 6 Jacobi sweeps beat the 4 Gauss-Seidel sweeps of
+// the fused pull lb=edge.
+func autoBinned(s *engine.Schedule, avgDeg float64, maxDeg int64) {
+	if !PRAutoBinned || avgDeg < 5 || float64(maxDeg) >= 8*avgDeg {
+		return
+	}
+	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
+		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Push) {
+		return
+	}
+	s.Direction, s.Driven, s.Blocking, s.LB, s.Sync, s.Fuse = engine.Push, engine.Topology, PRBinAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
 }
 
 // launchShared starts a staged tiled sweep with its shape's block size and shared memory,

@@ -35,6 +35,7 @@ func (r *run) resolve() error {
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
 	if alg == engine.PR {
+		autoBinned(&s, p.AvgDegree, p.MaxDegree)
 		autoTiled(&s, r.n, p.AvgDegree, p.MaxDegree)
 	}
 	if alg == engine.CC || alg == engine.PR {
@@ -157,6 +158,12 @@ func (r *run) resolve() error {
 			default:
 				s.Sync = engine.SyncDB
 			}
+		}
+		if s.Blocking > 0 && s.Direction == engine.Push && s.LB != engine.LBEdge {
+			if r.req.Schedule.LB != engine.LBAuto {
+				return unsupported("push with blocking bins the destinations in shared memory and gives every block an equal run of the bins' edges (lb=edge); lb=%s needs blocking off", s.LB)
+			}
+			s.LB = engine.LBEdge
 		}
 		switch {
 		case s.Driven == engine.Data && s.Sync == engine.SyncDB:

@@ -76,6 +76,10 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		// memory, source segments in order), Jacobi and Gauss-Seidel, unfused and fused
 		{axis("direction", "pull"), axis("driven", "topology"), axis("lb", "edge"), axis("blocking", "64", "4096"),
 			axis("sync", "sync", "async"), axis("fuse", "off", "on")},
+		// direction=push blocking=N: the binned push (bins of N destinations summed in shared
+		// memory, each bin's edges in source order), unfused and fused; 7 cuts the graphs into
+		// many bins, so a block's run of groups crosses bins
+		{axis("direction", "push"), axis("driven", "topology"), axis("lb", "auto", "edge"), axis("blocking", "7", "64", "4096"), axis("fuse", "off", "on")},
 	},
 	engine.TC: {
 		{},

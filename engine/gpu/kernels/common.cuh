@@ -121,9 +121,12 @@ struct Args {
     double pr_init_dang;
     // 9. Fused SSSP: SsspOpt bits (measuring).
     i64 sssp_opt;
+    // 10. PageRank's binned push (kernels/pr.cu bin_sweep): two words, the largest contribution
+    // (float bits) of the even and odd sweeps, from which a sweep takes its fixed-point scale.
+    u32* pr_cmax;
 };
 
-static_assert(sizeof(Args) == 584, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 592, "Args must match kargs in run.go");
 
 // SsspOpt bits (Args.sssp_opt, for measuring): OptNoBatch: no sssp_batch on rich frontiers.
 enum { OptNoBatch = 1 };

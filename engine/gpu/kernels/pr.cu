@@ -580,25 +580,144 @@ ENTRY(pr_pull_np, PrAccPull, LNP)
 // pr_spush_<lb>: topology-driven push sweep, then pr_apply.
 ENTRIES(pr_spush, PrAccPush)
 
-// apply: rank = base + d * rank_next (the accumulated sums); contrib, L1 change and rank sums;
-// rank_next = 0.
-__device__ void apply(const Args& a) {
+// Binned push (direction=push blocking=N lb=edge): propagation blocking with the bins in
+// shared memory. The destinations are cut into bins of R = a.rpb; bin b's in-edges are listed
+// in source order, in groups of 32 slots (blocking.go buildBinned): a.off[b] is the bin's first
+// group (a.bound bins, a.off[a.bound] groups in all), a.in_q[g] group g's first source, and
+// slot a.nbr[32 g + i] = (destination - b R) << 16 | (source - a.in_q[g]), PB_PAD << 16 for a
+// slot left empty (a group ends early where the next source is 65536 or more past its first).
+// Block i of the grid takes the i-th equal run of groups (one or a few bins' worth: a run may
+// end inside a bin); lane i of a warp takes slot i of its groups, PB_U groups in flight, so a
+// warp's 32 gathers of contributions fall on a few consecutive sectors rather than 32 random
+// ones: the random side of the sweep is the destinations, and those are shared-memory atomics.
+// The sums are 64-bit fixed point, kept as two 32-bit words (lo, hi) because 32-bit integer
+// adds are native shared atomics on every GPU where float, double and 64-bit adds are CAS
+// loops (sm_90: ATOMS.CAST.SPIN): a term goes into lo and a carry, when lo wraps, into hi.
+// Integer sums are exact and their order does not matter, so the sweep is deterministic. At a
+// bin's end the block adds its partial sums into the vertices' global 64-bit sums (a.rank_next,
+// coalesced atomics), and apply<true> turns them into ranks after the sweep (Jacobi).
+//
+// The scale is 2^(30 - e) for the sweep's largest contribution in [2^e, 2^(e+1)), so a term is
+// below 2^31 and a vertex's sum of up to 2^32 terms fits 63 bits; pr_init and apply<true>
+// leave that largest contribution (float bits, an atomic max) in a.pr_cmax[k & 1] for sweep k.
+// A term is exact to 2^-31 of the largest contribution, finer than float's rounding of the
+// contributions themselves wherever they are within 2^7 of the largest.
+#define PB_THREADS 1024
+#define PB_U 8
+#define PB_PAD 0xffffu
+
+// bin_shift is the fixed-point scale's exponent for the largest contribution cm (float bits).
+__device__ __forceinline__ int bin_shift(u32 cm) {
+    if (cm == 0) return 0;
+    return min(30 - ((int)((cm >> 23) & 0xff) - 127), 126);
+}
+
+// cmax_flush raises *dst to the block's largest c (float bits of non-negative floats order as
+// integers): warp maxima, one shared atomic per warp, one global per block. Every thread of the
+// block calls it.
+__device__ __forceinline__ void cmax_flush(u32* dst, u32 c) {
+    __shared__ u32 m;
+    if (threadIdx.x == 0) m = 0;
+    __syncthreads();
+    for (int o = 16; o > 0; o >>= 1) c = max(c, __shfl_down_sync(0xffffffffu, c, o));
+    if ((threadIdx.x & 31) == 0 && c != 0) atomicMax(&m, c);
+    __syncthreads();
+    if (threadIdx.x == 0 && m != 0) atomicMax(dst, m);
+}
+
+// bin_sweep adds sweep k's binned terms into a.rank_next (as u64). Dynamic shared memory: 2 R
+// words. NC: gather through the non-coherent cache (unfused; in the fused loop the
+// contributions change between sweeps of one launch, and plain loads after the grid barrier
+// see them).
+template <bool NC>
+__device__ void bin_sweep(const Args& a, i64 k) {
+    extern __shared__ u32 pbsh[];
+    const i64 R = a.rpb;
+    u32* lo = pbsh;
+    u32* hi = pbsh + R;
+    const int sh = bin_shift(*(volatile u32*)&a.pr_cmax[k & 1]);
+    const float scale = __int_as_float((sh + 127) << 23);
+    if (blockIdx.x == 0 && threadIdx.x == 0) a.pr_cmax[(k + 1) & 1] = 0;  // apply<true> of sweep k raises it
+    u64* sums = (u64*)a.rank_next;
+    const i64 G = a.off[a.bound];
+    const i64 g0 = G * blockIdx.x / gridDim.x, g1 = G * (blockIdx.x + 1) / gridDim.x;
+    i64 b = 0, top = a.bound;  // b: the last bin whose first group is at most g0
+    while (top - b > 1) {
+        i64 mid = (b + top) / 2;
+        if (a.off[mid] <= g0) b = mid;
+        else top = mid;
+    }
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
+    for (i64 s = g0; s < g1; b++) {
+        const i64 e = min(g1, a.off[b + 1]);
+        if (e <= s) continue;  // an empty bin
+        for (i64 i = threadIdx.x; i < R; i += blockDim.x) lo[i] = hi[i] = 0;
+        __syncthreads();
+        for (i64 g = s + warp; g < e; g += (i64)W * PB_U) {
+            u32 x[PB_U], src[PB_U];
+            float c[PB_U];
+#pragma unroll
+            for (int q = 0; q < PB_U; q++) {
+                i64 gg = g + (i64)q * W;
+                x[q] = gg < e ? __ldcs(a.nbr + gg * 32 + lane) : PB_PAD << 16;
+                src[q] = gg < e ? __ldg(a.in_q + gg) : 0;
+            }
+#pragma unroll
+            for (int q = 0; q < PB_U; q++) {
+                u32 u = src[q] + (x[q] & 0xffffu);  // a padding slot reads a real vertex, unused
+                c[q] = NC ? __ldg(a.contrib + u) : a.contrib[u];
+            }
+#pragma unroll
+            for (int q = 0; q < PB_U; q++) {
+                u32 d = x[q] >> 16;
+                if (d == PB_PAD) continue;
+                u32 f = __float2uint_rn(c[q] * scale), old = atomicAdd(lo + d, f);
+                if (old + f < old) atomicAdd(hi + d, 1u);
+            }
+        }
+        __syncthreads();
+        const i64 v0 = b * R;
+        for (i64 i = threadIdx.x; i < R && v0 + i < a.n; i += blockDim.x) {
+            u64 f = ((u64)hi[i] << 32) | lo[i];
+            if (f != 0) atomicAdd((unsigned long long*)(sums + v0 + i), (unsigned long long)f);
+        }
+        __syncthreads();
+        s = e;
+    }
+}
+
+// pr_bin: one binned push sweep (sweep a.iter), then pr_bin_apply.
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_bin(const Args a) { bin_sweep<true>(a, a.iter); }
+
+// apply: rank = base + d * rank_next (the accumulated sums; BIN: the binned sweep k's
+// fixed-point sums); contrib, L1 change and rank sums; rank_next = 0.
+template <bool BIN>
+__device__ void apply(const Args& a, i64 k) {
     PrAcc err = {0, 0, 0};
+    double inv = 0;
+    u32 cm = 0;
+    if (BIN) inv = ldexp(1.0, -bin_shift(*(volatile u32*)&a.pr_cmax[k & 1]));
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
-        float nr = (float)(a.base + a.damping * a.rank_next[v]);
+        double sum = BIN ? (double)((const u64*)a.rank_next)[v] * inv : a.rank_next[v];
+        float nr = (float)(a.base + a.damping * sum);
         err.err += fabs((double)nr - (double)a.rank[v]);
         err.sum += nr;
         a.rank[v] = nr;
         a.rank_next[v] = 0.0;
         float d = out_deg(a, (u32)v);
-        a.contrib[v] = d > 0 ? nr / d : 0.f;
+        float c = d > 0 ? nr / d : 0.f;
+        a.contrib[v] = c;
+        cm = max(cm, __float_as_uint(c));
         if (d == 0) err.dang += nr;
     }
+    if (BIN) cmax_flush(a.pr_cmax + ((k + 1) & 1), cm);
     acc_flush(a, err);
 }
 
 // pr_apply: after an accumulating sweep (push, pull edge/coo/np, blocked pull).
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { apply(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_apply(const Args a) { apply<false>(a, 0); }
+// pr_bin_apply: after the binned sweep a.iter.
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_bin_apply(const Args a) { apply<true>(a, a.iter); }
 
 /// Fused sweeps (fuse=on): the whole topology-driven pull loop in one cooperative launch, with
 /// grid-wide barriers. Sweep k writes its L1 change into trace[k*NCounters + PR_ERR] (a double)
@@ -619,7 +738,11 @@ __device__ void pr_fused(const Args& a0) {
         Args s = a0;
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
         s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
-        if (a0.bound > 0 && TILED == 0) {
+        if (TILED == 3) {
+            bin_sweep<false>(s, a0.iter + k);
+            grid.sync();
+            apply<true>(s, a0.iter + k);
+        } else if (a0.bound > 0 && TILED == 0) {
             for (i64 g = 0; g < a0.bound; g++) {
                 Args b = s;
                 i64 lo = a0.in_scan[g], hi = a0.in_scan[g + 1];
@@ -635,7 +758,7 @@ __device__ void pr_fused(const Args& a0) {
                 }
                 grid.sync();
             }
-            apply(s);
+            apply<false>(s, 0);
         } else {
             if (a0.update == 0 && ((a0.iter + k) & 1)) {
                 s.rank = a0.rank_out;
@@ -682,6 +805,9 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a
 // fuse=on).
 extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_fused_stiled(const Args a) { pr_fused<LEdge, 8, true, 2>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_tiled(const Args a) { pr_fused<LEdge, 8, true, 1>(a); }
+// pr_fused_bin: the binned push's sweeps (direction=push blocking=N fuse=on), each a binned
+// sweep, a grid barrier and apply<true>.
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_fused_bin(const Args a) { pr_fused<LEdge, 8, true, 3>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
@@ -695,15 +821,20 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {
 
 // pr_init: rank = pr_init_out or pr_init_dang (topology: 1/n, or the fixed start of isolated
 // dangling vertices, see pr.go) or rank = 0, resid = (1-d)/n (data-driven); contrib follows.
+// With pr_cmax (the binned push), the largest contribution goes to pr_cmax[0] for sweep 0.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_init(const Args a) {
+    u32 cm = 0;
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < a.n; v += (i64)gridDim.x * blockDim.x) {
         float d = out_deg(a, (u32)v);
         float r = a.resid ? 0.f : (float)(d > 0 ? a.pr_init_out : a.pr_init_dang);
         a.rank[v] = r;
         if (a.rank_next) a.rank_next[v] = 0.0;
-        a.contrib[v] = d > 0 ? r / d : 0.f;
+        float c = d > 0 ? r / d : 0.f;
+        a.contrib[v] = c;
+        cm = max(cm, __float_as_uint(c));
         if (a.resid) a.resid[v] = a.base;
     }
+    if (a.pr_cmax) cmax_flush(a.pr_cmax, cm);
 }
 
 // pr_take: each frontier vertex moves its residual into its rank; contrib = d*r/deg.
