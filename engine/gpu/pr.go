@@ -20,7 +20,10 @@ import (
 // split evenly over its lanes, each lane's gathers issued together: Merrill & Garland's
 // merge-based SpMV inside the tile; with blocking=N lb=edge a block per range of destinations,
 // summed in shared memory over source segments of N taken in order, prTiledShape) or push
-// (atomic adds), until the L1 change of a sweep is
+// (atomic adds; with blocking=N the binned push, propagation blocking [5] with the bins on
+// chip: bins of N destinations summed in shared memory as 64-bit fixed point, each bin's
+// in-edges in source order, so a warp's gathers read a few consecutive sectors and the random
+// side of the sweep is shared-memory atomics, kernels/pr.cu bin_sweep), until the L1 change of a sweep is
 // below tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
 // ranks to sum 1, as engine/cpu's pullGS: the ranks stay stored unscaled and the projection
 // is folded into the next sweep's constant term (prProjection), so it costs no pass. A
@@ -31,7 +34,8 @@ import (
 //
 // [1] Wang et al. Gunrock. ACM TOPC 2017. [2] Whang et al. Scalable data-driven PageRank.
 // Euro-Par 2015. [3] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015. [4] Merrill,
-// Garland. Merge-based parallel sparse matrix-vector multiplication. SC 2016.
+// Garland. Merge-based parallel sparse matrix-vector multiplication. SC 2016. [5] Beamer,
+// Asanović, Patterson. Reducing PageRank communication via propagation blocking. IPDPS 2017.
 func init() { drivers[engine.PR] = pr }
 
 func pr(r *run) error {
@@ -459,19 +463,22 @@ func binArgs(a *kargs, blk *blockedCSR) {
 }
 
 // PRAutoBinned lets auto take the binned push (direction=push blocking=PRBinAutoN lb=edge
-// sync=sync fuse=on) on graphs of even degrees (autoBinned).
+// sync=sync fuse=on) on dense graphs (autoBinned).
 var (
 	PRAutoBinned = true
-	PRBinAutoN   = 16384
+	PRBinAutoN   = 8192
 )
 
-// autoBinned resolves an all-auto PageRank schedule on a graph of even dense degrees (average
-// at least 5, maximum under 8 x the average: urand) to the binned push. Measured on urand
-// scale 20 (H200, NOTES.md "Round 6"): a Jacobi sweep of it takes ~0.11 ms where a pull sweep
-// gathering from L2 takes 0.25-0.27, so its 6 Jacobi sweeps beat the 4 Gauss-Seidel sweeps of
-// the fused pull lb=edge.
-func autoBinned(s *engine.Schedule, avgDeg float64, maxDeg int64) {
-	if !PRAutoBinned || avgDeg < 5 || float64(maxDeg) >= 8*avgDeg {
+// autoBinned resolves an all-auto PageRank schedule on a graph of average degree 5 or more to
+// the binned push with bins of PRBinAutoN destinations. Measured on an H200 (NOTES.md "Round
+// 6", fused, ms): urand scale 20, 6 Jacobi sweeps of ~0.12 ms, 0.77-0.79 (bins of 8192 to
+// 16384; 4096: 0.88), where the pull gathering from L2 took 4 Gauss-Seidel sweeps of 0.27
+// (lb=edge, 1.19); kron scale 20, 8 sweeps, 0.97 at 8192 (4096 and 16384: 1.03-1.04), where
+// the blocked Jacobi pull (twc) took 1.94. On sparse graphs (road, NY) it loses (road 1.5M:
+// 33 Jacobi sweeps, 3.1 ms, against the fused Gauss-Seidel pull's 22 sweeps, 0.75 ms): auto
+// leaves them to resolveSweepFuse.
+func autoBinned(s *engine.Schedule, avgDeg float64) {
+	if !PRAutoBinned || avgDeg < 5 {
 		return
 	}
 	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||

@@ -35,7 +35,7 @@ func (r *run) resolve() error {
 	}
 	evenSSSP := alg == engine.SSSP && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
 	if alg == engine.PR {
-		autoBinned(&s, p.AvgDegree, p.MaxDegree)
+		autoBinned(&s, p.AvgDegree)
 		autoTiled(&s, r.n, p.AvgDegree, p.MaxDegree)
 	}
 	if alg == engine.CC || alg == engine.PR {
