@@ -96,17 +96,25 @@ func (r *run) blocked(size int) (*blockedCSR, error) {
 		return nil, err
 	}
 	b := &blockedCSR{size: size, segs: len(segStart) - 1, entries: int64(len(rows)), segStart: segStart, segEdges: segEdges}
-	var err error
-	for _, up := range []struct {
-		dst *buffer
-		f   func() (buffer, error)
-	}{
-		{&b.rows, func() (buffer, error) { return upload(rows) }},
-		{&b.off, func() (buffer, error) { return upload(off) }},
-		{&b.nbr, func() (buffer, error) { return upload(nbr) }},
-		{&b.scan, func() (buffer, error) { return upload(segStart) }},
-	} {
-		if *up.dst, err = up.f(); err != nil {
+	return r.keepLayout(b, t0, part(&b.rows, rows), part(&b.off, off), part(&b.nbr, nbr), part(&b.scan, segStart))
+}
+
+// layoutPart is one host slice of a layout and its upload into one of the layout's buffers.
+type layoutPart struct {
+	dst *buffer
+	up  func() (buffer, error)
+}
+
+func part[T any](dst *buffer, s []T) layoutPart {
+	return layoutPart{dst, func() (buffer, error) { return upload(s) }}
+}
+
+// keepLayout uploads b's parts (freeing what it uploaded when one fails), records the build
+// time since t0 and caches b as the graph's layout.
+func (r *run) keepLayout(b *blockedCSR, t0 time.Time, parts ...layoutPart) (*blockedCSR, error) {
+	for _, p := range parts {
+		var err error
+		if *p.dst, err = p.up(); err != nil {
 			b.free()
 			return nil, err
 		}
@@ -236,17 +244,23 @@ func (r *run) tiled(size, rng int) (*blockedCSR, error) {
 	n := in.NumVertices()
 	b := &blockedCSR{size: size, rng: rng, segs: (n + size - 1) / size, entries: int64(len(tileOff) - 1)}
 	b.segEdges = []int64{0, int64(len(edges))}
-	var err error
-	if b.off, err = upload(tileOff); err != nil {
-		return nil, err
+	return r.keepLayout(b, t0, part(&b.off, tileOff), part(&b.nbr, edges))
+}
+
+// roundRobin calls f(i) for i in [0, count) on workers goroutines, worker w taking i = w,
+// w + workers, ..., and returns when every call has.
+func roundRobin(workers, count int, f func(i int)) {
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < count; i += workers {
+				f(i)
+			}
+		}(w)
 	}
-	if b.nbr, err = upload(edges); err != nil {
-		b.free()
-		return nil, err
-	}
-	b.built = time.Since(t0)
-	r.dg.blocked = b
-	return b, nil
+	wg.Wait()
 }
 
 // Packing of a tiled edge (kernels/pr.cu TP_RMAX, TP_SRC_BITS): the destination's offset in
@@ -272,21 +286,8 @@ func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges [
 	}
 	workers = max(workers, 1)
 	tileOff = make([]int64, ranges*segs+1)
-	each := func(f func(rg int)) {
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for rg := w; rg < ranges; rg += workers {
-					f(rg)
-				}
-			}(w)
-		}
-		wg.Wait()
-	}
 	// 1. Edges per tile (tileOff[t+1] counts tile t).
-	each(func(rg int) {
+	roundRobin(workers, ranges, func(rg int) {
 		cnt := tileOff[rg*segs+1 : (rg+1)*segs+1]
 		for v := rg * rng; v < min((rg+1)*rng, n); v++ {
 			for _, u := range in.Neighbors[in.Offsets[v]:in.Offsets[v+1]] {
@@ -299,7 +300,7 @@ func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges [
 	}
 	// 2. Fill, destination by destination.
 	edges = make([]uint32, tileOff[len(tileOff)-1])
-	each(func(rg int) {
+	roundRobin(workers, ranges, func(rg int) {
 		pos := make([]int64, segs)
 		copy(pos, tileOff[rg*segs:(rg+1)*segs])
 		for v := rg * rng; v < min((rg+1)*rng, n); v++ {
@@ -329,23 +330,7 @@ func (r *run) binned(size int) (*blockedCSR, error) {
 	}
 	b := &blockedCSR{size: size, binned: true, segs: len(binGroup) - 1, entries: int64(len(base))}
 	b.segEdges = []int64{0, int64(len(slots))}
-	var err error
-	for _, up := range []struct {
-		dst *buffer
-		f   func() (buffer, error)
-	}{
-		{&b.off, func() (buffer, error) { return upload(binGroup) }},
-		{&b.rows, func() (buffer, error) { return upload(base) }},
-		{&b.nbr, func() (buffer, error) { return upload(slots) }},
-	} {
-		if *up.dst, err = up.f(); err != nil {
-			b.free()
-			return nil, err
-		}
-	}
-	b.built = time.Since(t0)
-	r.dg.blocked = b
-	return b, nil
+	return r.keepLayout(b, t0, part(&b.off, binGroup), part(&b.rows, base), part(&b.nbr, slots))
 }
 
 // The binned layout's slots (kernels/pr.cu PB_PAD): a group of pbGroup slots shares its first
@@ -380,22 +365,9 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 		cut[c] = sort.Search(n, func(u int) bool { return g.Offsets[u] >= want })
 	}
 	cut[chunks] = n
-	parallel := func(count int, f func(i int)) {
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for i := w; i < count; i += workers {
-					f(i)
-				}
-			}(w)
-		}
-		wg.Wait()
-	}
 	// 1. Arcs per (chunk, bin).
 	pos := make([]int64, chunks*bins)
-	parallel(chunks, func(c int) {
+	roundRobin(workers, chunks, func(c int) {
 		cnt := pos[c*bins : (c+1)*bins]
 		for _, v := range g.Neighbors[g.Offsets[cut[c]]:g.Offsets[cut[c+1]]] {
 			cnt[int(v)/size]++
@@ -415,7 +387,7 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 	binStart[bins] = at
 	src := make([]uint32, m)
 	dst := make([]uint16, m)
-	parallel(chunks, func(c int) {
+	roundRobin(workers, chunks, func(c int) {
 		p := pos[c*bins : (c+1)*bins]
 		for u := cut[c]; u < cut[c+1]; u++ {
 			for _, v := range g.Neighbors[g.Offsets[u]:g.Offsets[u+1]] {
@@ -442,13 +414,13 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 		return ng
 	}
 	binGroup = make([]int64, bins+1)
-	parallel(bins, func(b int) { binGroup[b+1] = groups(b, nil) })
+	roundRobin(workers, bins, func(b int) { binGroup[b+1] = groups(b, nil) })
 	for b := 0; b < bins; b++ {
 		binGroup[b+1] += binGroup[b]
 	}
 	base = make([]uint32, binGroup[bins])
 	slots = make([]uint32, binGroup[bins]*pbGroup)
-	parallel(bins, func(b int) {
+	roundRobin(workers, bins, func(b int) {
 		g0 := binGroup[b]
 		for i := g0 * pbGroup; i < binGroup[b+1]*pbGroup; i++ {
 			slots[i] = pbPad << 16

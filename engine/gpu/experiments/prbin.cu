@@ -12,20 +12,7 @@
 // sweep. On the device machine:
 //
 //	nvcc -arch=sm_90 -O3 -std=c++17 -o prbin prbin.cu && ./prbin
-#include <cstdio>
-#include <cstdlib>
-#include <cstdint>
-#include <vector>
-#include <algorithm>
-#include <cmath>
-#include <cuda_runtime.h>
-
-typedef long long i64;
-typedef unsigned u32;
-typedef unsigned long long u64;
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1);} } while (0)
-
-static uint64_t sm64(uint64_t& s) { uint64_t z = (s += 0x9e3779b97f4a7c15ULL); z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL; z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL; return z ^ (z >> 31); }
+#include "urand.cuh"
 
 struct P {
     const u32* ed;      // groups of 32 packed edges: (destination offset in the row block) << 16 | (source - group base)
@@ -115,94 +102,30 @@ __global__ void finish(u64* gsum, const float* deg, const float* rank_in, float*
     if ((threadIdx.x & 31) == 0) atomicAdd(err, e);
 }
 
-// Baseline: warp per vertex, Jacobi pull from CSR.
-__global__ void base_warp(const i64* ro, const u32* col, const float* contrib, const float* deg, const float* rank_in, float* rank_out, float* contrib_out, int n, float base, float damp, double* err) {
-    int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
-    int nw = (gridDim.x * blockDim.x) >> 5;
-    double e = 0;
-    for (int v = w; v < n; v += nw) {
-        float s = 0;
-        for (i64 p = ro[v] + lane; p < ro[v + 1]; p += 32) s += __ldg(contrib + col[p]);
-        for (int o = 16; o; o >>= 1) s += __shfl_down_sync(0xffffffff, s, o);
-        if (lane == 0) {
-            float nr = base + damp * s;
-            e += fabs((double)nr - rank_in[v]);
-            rank_out[v] = nr;
-            contrib_out[v] = deg[v] > 0 ? nr / deg[v] : 0.f;
-        }
-    }
-    if (lane == 0) atomicAdd(err, e);
-}
-
 int main(int argc, char** argv) {
-    int scale = 20, degree = 16;
-    int n = 1 << scale;
-    i64 m0 = (i64)n * degree;
-    std::vector<uint64_t> ed;
-    ed.reserve(2 * m0);
-    uint64_t seed = 12345;
-    for (i64 i = 0; i < m0; i++) {
-        u32 u = sm64(seed) % n, v = sm64(seed) % n;
-        if (u == v) continue;
-        ed.push_back(((uint64_t)u << 32) | v);
-        ed.push_back(((uint64_t)v << 32) | u);
-    }
-    std::sort(ed.begin(), ed.end());
-    ed.erase(std::unique(ed.begin(), ed.end()), ed.end());
-    i64 m = ed.size();
-    // ro/col: in-CSR (the graph is symmetric); the edge (u, v) with u the source
-    std::vector<i64> ro(n + 1, 0);
-    std::vector<u32> col(m);
-    for (i64 i = 0; i < m; i++) { ro[(ed[i] >> 32) + 1]++; col[i] = (u32)ed[i]; }
-    for (int v = 0; v < n; v++) ro[v + 1] += ro[v];
-    std::vector<uint64_t>().swap(ed);
-    printf("urand n=%d m=%lld\n", n, m);
-    std::vector<float> deg(n), rank(n), contrib(n);
+    Urand g = build_urand(20, 16);
+    const int n = g.n;
+    const i64 m = g.m;
+    const std::vector<i64>& ro = g.ro;
+    const std::vector<u32>& col = g.col;
+    std::vector<float> start(n);
     uint64_t rs = 99;
     // a start vector with some spread, so the contributions differ as in a later sweep
-    for (int v = 0; v < n; v++) { deg[v] = (float)(ro[v + 1] - ro[v]); rank[v] = (0.5f + (sm64(rs) % 1000) / 1000.f) / n; contrib[v] = deg[v] > 0 ? rank[v] / deg[v] : 0; }
-    float base = 0.15f / n, damp = 0.85f;
-    std::vector<double> ref(n);
-    double referr = 0;
-    for (int v = 0; v < n; v++) { double s = 0; for (i64 p = ro[v]; p < ro[v + 1]; p++) s += contrib[col[p]]; ref[v] = (float)(base + damp * s); referr += fabs(ref[v] - rank[v]); }
-    float maxc = 0; for (float c : contrib) maxc = std::max(maxc, c);
+    for (int v = 0; v < n; v++) start[v] = (0.5f + (sm64(rs) % 1000) / 1000.f) / n;
+    Bench B(g, start);
+    const int sms = B.sms, maxsh = B.maxsh, reps = Bench::reps;
+    const float base = B.base, damp = B.damp;
+    float *dcontrib = B.dcontrib, *ddeg = B.ddeg, *drank = B.drank, *drank_out = B.drank_out, *dcontrib_out = B.dcontrib_out;
+    double* derr = B.derr;
+    cudaEvent_t e0 = B.e0, e1 = B.e1;
+    auto check = [&](const char* name, float ms) { B.check(name, ms); };
+    float maxc = 0; for (float c : B.contrib) maxc = std::max(maxc, c);
     // largest power of two with maxc * scale < 2^31
     float fscale = std::ldexp(1.0f, (int)std::floor(std::log2(2147483648.0 / maxc)));
     printf("maxc %.3e scale 2^%d\n", maxc, (int)std::log2(fscale));
-
-    int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    int maxsh; CK(cudaDeviceGetAttribute(&maxsh, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-    printf("sms=%d maxsh=%d\n", sms, maxsh);
-    i64* dro; u32* dcol; float *dcontrib, *ddeg, *drank, *drank_out, *dcontrib_out; double* derr; u64* dgsum;
-    CK(cudaMalloc(&dro, (n + 1) * 8)); CK(cudaMalloc(&dcol, m * 4 + 64));
-    CK(cudaMalloc(&dcontrib, n * 4 + 65536 * 4)); CK(cudaMemset(dcontrib, 0, n * 4 + 65536 * 4)); CK(cudaMalloc(&ddeg, n * 4)); CK(cudaMalloc(&drank, n * 4));
-    CK(cudaMalloc(&drank_out, n * 4)); CK(cudaMalloc(&dcontrib_out, n * 4)); CK(cudaMalloc(&derr, 8));
+    u64* dgsum;
     CK(cudaMalloc(&dgsum, (size_t)n * 8)); CK(cudaMemset(dgsum, 0, (size_t)n * 8));
-    CK(cudaMemcpy(dro, ro.data(), (n + 1) * 8, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dcol, col.data(), m * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dcontrib, contrib.data(), n * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(ddeg, deg.data(), n * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(drank, rank.data(), n * 4, cudaMemcpyHostToDevice));
-    cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
-    std::vector<float> out(n);
-    auto check = [&](const char* name, float ms) {
-        double err; CK(cudaMemcpy(&err, derr, 8, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(out.data(), drank_out, n * 4, cudaMemcpyDeviceToHost));
-        double md = 0; for (int v = 0; v < n; v++) md = std::max(md, fabs(out[v] - ref[v]) / ref[v]);
-        printf("%-44s %8.4f ms/sweep  err %.6e (ref %.6e) maxrel %.2e  %.1f GE/s\n", name, ms, err, referr, md, m / ms / 1e6);
-    };
-    const int reps = 20;
-    {
-        for (int it = 0; it < 3; it++) { CK(cudaMemset(derr, 0, 8)); base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr); }
-        CK(cudaDeviceSynchronize());
-        CK(cudaEventRecord(e0));
-        for (int it = 0; it < reps; it++) base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr);
-        CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1));
-        float ms; CK(cudaEventElapsedTime(&ms, e0, e1));
-        CK(cudaMemset(derr, 0, 8)); base_warp<<<sms * 8, 256>>>(dro, dcol, dcontrib, ddeg, drank, drank_out, dcontrib_out, n, base, damp, derr);
-        CK(cudaDeviceSynchronize());
-        check("base warp", ms / reps);
-    }
+    B.run_base_warp();
     // finish alone
     {
         CK(cudaEventRecord(e0));
