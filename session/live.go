@@ -81,7 +81,7 @@ func (s *Session) recordLine(rec engine.Record) string {
 	case engine.SwitchRecord:
 		return "  " + s.paint(ansiYellow, s.switchText(rec))
 	case engine.PhaseRecord:
-		return "  " + s.paint(ansiCyan, "phase "+rec.Phase)
+		return "  " + s.paint(ansiCyan, "phase "+phaseText(rec))
 	}
 	dir := rec.Direction.String()
 	switch rec.Direction {

@@ -551,3 +551,21 @@ func TestSwitchQuantities(t *testing.T) {
 		t.Errorf("a sentence alone: %q", got)
 	}
 }
+
+// A phase record's note (the GPU's blocked layout: its shape and build time) was dropped by
+// the live line and the trace table, which showed only the phase's name.
+func TestPhaseNoteShows(t *testing.T) {
+	s, _ := newTest(t)
+	rec := engine.Record{Kind: engine.PhaseRecord, Phase: "blocking", Note: "128 bins of 8192 destinations"}
+	want := "blocking: 128 bins of 8192 destinations"
+	if got := s.recordLine(rec); !strings.Contains(got, want) {
+		t.Errorf("live line %q lacks %q", got, want)
+	}
+	if got := s.traceTable(engine.Trace{Records: []engine.Record{rec}}); !strings.Contains(got, want) {
+		t.Errorf("trace table %q lacks %q", got, want)
+	}
+	rec.Note = ""
+	if got := s.traceTable(engine.Trace{Records: []engine.Record{rec}}); strings.Contains(got, "blocking:") {
+		t.Errorf("trace table %q: a phase without a note reads as one with an empty note", got)
+	}
+}

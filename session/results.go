@@ -177,7 +177,7 @@ func (s *Session) traceTable(t engine.Trace) string {
 			}
 			rows = append(rows, []string{"switch", "", "", "", "", "", "", "", "", txt})
 		case engine.PhaseRecord:
-			rows = append(rows, []string{"phase", "", "", "", "", "", "", "", "", rec.Phase})
+			rows = append(rows, []string{"phase", "", "", "", "", "", "", "", "", phaseText(rec)})
 		default:
 			note := rec.Note
 			if len(rec.Kernels) > 0 {
@@ -203,4 +203,13 @@ func kernelsText(ks []engine.Kernel) string {
 		out += fmt.Sprintf("%s %s", k.Name, fmtMS(k.Time))
 	}
 	return out
+}
+
+// phaseText is a phase record's name, and what it did when the engine says (the blocked
+// layout's shape and build time, a residual spread over the active vertices).
+func phaseText(rec engine.Record) string {
+	if rec.Note == "" {
+		return rec.Phase
+	}
+	return rec.Phase + ": " + rec.Note
 }

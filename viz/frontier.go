@@ -235,6 +235,9 @@ func markLetter(i int) rune {
 // describeMark says what a switch or phase record did and why.
 func describeMark(r *engine.Record) string {
 	if r.Kind == engine.PhaseRecord {
+		if r.Note != "" {
+			return "phase " + r.Phase + ": " + r.Note
+		}
 		return "phase " + r.Phase
 	}
 	if r.Switch == nil {

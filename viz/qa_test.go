@@ -211,3 +211,17 @@ func TestReportComparisonsAndHeadings(t *testing.T) {
 		t.Errorf("%d charts, want 3 (two runs and the comparison)", n)
 	}
 }
+
+// A phase mark says what the phase did when the engine says (its note), not only its name.
+func TestDescribePhaseMark(t *testing.T) {
+	for _, c := range []struct {
+		note, want string
+	}{
+		{"", "phase blocking"},
+		{"128 bins of 8192 destinations", "phase blocking: 128 bins of 8192 destinations"},
+	} {
+		if got := describeMark(&engine.Record{Kind: engine.PhaseRecord, Phase: "blocking", Note: c.note}); got != c.want {
+			t.Errorf("note %q: %q, want %q", c.note, got, c.want)
+		}
+	}
+}
