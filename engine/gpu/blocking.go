@@ -78,7 +78,7 @@ func (r *run) cachedLayout(size, rng int, binned bool) *blockedCSR {
 // direction=push the binned one (prBinShape), so that the engine's build before the timing
 // builds the one the run uses.
 func (r *run) blocked(size int) (*blockedCSR, error) {
-	if r.s.Direction == engine.Push {
+	if binnedPush(&r.s) {
 		return r.binned(prBinShape(r, size).size)
 	}
 	if r.s.LB == engine.LBEdge {

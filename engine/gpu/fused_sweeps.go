@@ -245,7 +245,7 @@ func ccSVFused(r *run, val buffer) error {
 func resolveSweepFuse(s *engine.Schedule, alg engine.Algorithm, avgDeg float64, maxDeg int64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
 	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
-	binned := alg == engine.PR && s.Blocking > 0 && s.Direction == engine.Push && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
+	binned := alg == engine.PR && binnedPush(s) && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
 		(s.LB == engine.LBAuto || s.LB == engine.LBEdge)
 	if s.Fuse == engine.FuseAuto && binned {
 		// the binned push's sweeps in one launch (a sweep, a barrier, the apply, a barrier)

@@ -70,7 +70,7 @@ func pr(r *run) error {
 		proj := newPRProjection(r)
 		a.prInitOut, a.prInitDang = proj.initOut, proj.initDang
 	}
-	if s.Blocking > 0 && s.Direction == engine.Push {
+	if binnedPush(&s) {
 		// the binned push's largest contribution, of the even and odd sweeps (bin_sweep)
 		cmax, err := r.buf("prcmax", 8, false)
 		if err != nil {
@@ -205,7 +205,7 @@ func prTopo(r *run, a kargs) error {
 		a.update = 0
 	}
 	var blk *blockedCSR
-	binned := s.Blocking > 0 && s.Direction == engine.Push
+	binned := binnedPush(&s)
 	tiled := s.Blocking > 0 && s.LB == engine.LBEdge && !binned
 	sh := prTiledShape(r, s.Blocking)
 	if binned {
@@ -453,6 +453,10 @@ func prBinShape(r *run, blocking int) tiledShape {
 	size := max(min(blocking, (r.dev.shOptin-1024)/8, pbPad-1), 1)
 	return tiledShape{staged: true, size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
 }
+
+// binnedPush reports whether s runs PageRank's binned push (direction=push blocking=N); the
+// resolved schedule's lb is then edge and its sync sync.
+func binnedPush(s *engine.Schedule) bool { return s.Blocking > 0 && s.Direction == engine.Push }
 
 // pbThreads is the binned push's block size (kernels/pr.cu PB_THREADS).
 const pbThreads = 1024

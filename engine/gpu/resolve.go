@@ -159,7 +159,7 @@ func (r *run) resolve() error {
 				s.Sync = engine.SyncDB
 			}
 		}
-		if s.Blocking > 0 && s.Direction == engine.Push && s.LB != engine.LBEdge {
+		if binnedPush(&s) && s.LB != engine.LBEdge {
 			if r.req.Schedule.LB != engine.LBAuto {
 				return unsupported("push with blocking bins the destinations in shared memory and gives every block an equal run of the bins' edges (lb=edge); lb=%s needs blocking off", s.LB)
 			}
