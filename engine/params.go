@@ -8,13 +8,19 @@ import (
 
 // Params are an algorithm's parameters (what is computed), as opposed to the schedule (how).
 type Params struct {
-	Src       int64   // bfs, sssp, bc: source vertex; -1 = the highest out-degree vertex (lowest id on ties)
+	Src       int64   // bfs, sssp, bc: source vertex; SrcAuto, or SrcRandom (one picked with Seed)
 	Damping   float64 // pr: damping factor (0.85)
 	Tolerance float64 // pr: stop when the L1 change of the ranks in one iteration is below this (1e-4)
 	MaxIter   int     // pr: iteration cap (100)
-	Sources   int     // bc: 0 = the single source src; k > 0 = k sampled sources; -1 = all vertices
-	Seed      int64   // bc source sampling, mis priorities (1)
+	Sources   int     // bc: 0 = the single source src; k > 0 = k sampled sources; -1 = all vertices. bfs, sssp: k > 0 = one run from each of k sampled sources (the session's trials)
+	Seed      int64   // source sampling (src=random, sources=k), mis priorities (1)
 }
+
+// Src values that are not vertex ids.
+const (
+	SrcAuto   int64 = -1 // the highest out-degree vertex, lowest id on ties
+	SrcRandom int64 = -2 // a vertex with an edge, sampled with Seed (SampleSources)
+)
 
 // DefaultParams returns the defaults of every parameter.
 func DefaultParams() Params {
@@ -32,21 +38,28 @@ type Param struct {
 }
 
 var params = []Param{
-	{Name: "src", Default: "auto", Doc: "source vertex (auto: the highest-degree vertex)", Algorithms: []Algorithm{BFS, SSSP, BC},
+	{Name: "src", Default: "auto", Doc: "source vertex (auto: the highest-degree vertex, lowest id on ties; random: a vertex with an edge, picked with seed=)", Algorithms: []Algorithm{BFS, SSSP, BC},
 		get: func(p *Params) string {
-			if p.Src < 0 {
+			switch {
+			case p.Src == SrcRandom:
+				return "random"
+			case p.Src < 0:
 				return "auto"
 			}
 			return strconv.FormatInt(p.Src, 10)
 		},
 		set: func(p *Params, v string) error {
-			if v == "auto" {
-				p.Src = -1
+			switch v {
+			case "auto":
+				p.Src = SrcAuto
+				return nil
+			case "random":
+				p.Src = SrcRandom
 				return nil
 			}
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 || n > 1<<32-1 {
-				return fmt.Errorf("engine: src=%s: want a vertex id (0-based) or auto", v)
+				return fmt.Errorf("engine: src=%s: want a vertex id (0-based), auto or random", v)
 			}
 			p.Src = n
 			return nil
@@ -81,7 +94,7 @@ var params = []Param{
 			p.MaxIter = n
 			return nil
 		}},
-	{Name: "sources", Default: "0", Doc: "bc: 0 = from src only, k = k sampled sources, all = every vertex", Algorithms: []Algorithm{BC},
+	{Name: "sources", Default: "0", Doc: "bfs, sssp: k = one timed run from each of k random sources with an edge (seed=), as GAPBS's trials; bc: 0 = from src only, k = dependencies summed over k sampled sources, all = every vertex", Algorithms: []Algorithm{BFS, SSSP, BC},
 		get: func(p *Params) string {
 			if p.Sources < 0 {
 				return "all"
@@ -100,7 +113,7 @@ var params = []Param{
 			p.Sources = n
 			return nil
 		}},
-	{Name: "seed", Default: "1", Doc: "random seed (bc source sampling, mis priorities)", Algorithms: []Algorithm{BC, MIS},
+	{Name: "seed", Default: "1", Doc: "random seed (src=random and sources=k sampling, mis priorities)", Algorithms: []Algorithm{BFS, SSSP, BC, MIS},
 		get: func(p *Params) string { return strconv.FormatInt(p.Seed, 10) },
 		set: func(p *Params, v string) error {
 			n, err := strconv.ParseInt(v, 10, 64)

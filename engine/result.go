@@ -64,9 +64,11 @@ type Summary struct {
 	TotalWeight    int64 // mst
 	ForestEdges    int64 // mst
 	Iterations     int
-	EdgesTraversed int64         // edges examined, summed over iterations
-	Time           time.Duration // the run itself, without graph upload or setup
-	GTEPS          float64       // EdgesTraversed / Time, in 1e9 per second
+	EdgesTraversed int64         // edges scanned: the work done, summed over iterations
+	Time           time.Duration // the run itself, end to end, without graph upload or setup
+	KernelTime     time.Duration // GPU: the kernels' time by CUDA events, summed (0: not measured)
+	TEPSEdges      int64         // the edges TEPS counts (Graph500: the reached component's; see TEPSEdges)
+	GTEPS          float64       // TEPSEdges / Time, in 1e9 per second (0 until SetTEPS)
 }
 
 // Provenance says which program, on which machine, produced a result.
@@ -88,6 +90,13 @@ func ResolveSource(p Params, g *graph.CSR) (uint32, error) {
 	if n == 0 {
 		return 0, fmt.Errorf("the graph has no vertices")
 	}
+	if p.Src == SrcRandom {
+		srcs, err := SampleSources(g, p.Seed, 1)
+		if err != nil {
+			return 0, err
+		}
+		return srcs[0], nil
+	}
 	if p.Src < 0 {
 		return g.MaxDegreeVertex(), nil
 	}
@@ -97,17 +106,20 @@ func ResolveSource(p Params, g *graph.CSR) (uint32, error) {
 	return uint32(p.Src), nil
 }
 
-// Finish fills the summary's time-derived fields and iteration count from the trace.
+// Finish fills the summary's time, the kernels' time, the edges scanned and the iteration
+// count from the trace. TEPS needs the graph: SetTEPS.
 func (r *Result) Finish(elapsed time.Duration) {
 	r.Summary.Time = elapsed
 	r.Summary.Iterations = r.Trace.Iterations()
-	if r.Summary.EdgesTraversed == 0 {
-		for i := range r.Trace.Records {
+	scanned := r.Summary.EdgesTraversed == 0
+	r.Summary.KernelTime = 0
+	for i := range r.Trace.Records {
+		if scanned {
 			r.Summary.EdgesTraversed += r.Trace.Records[i].EdgesScanned
 		}
-	}
-	if elapsed > 0 {
-		r.Summary.GTEPS = float64(r.Summary.EdgesTraversed) / elapsed.Seconds() / 1e9
+		for _, k := range r.Trace.Records[i].Kernels {
+			r.Summary.KernelTime += k.Time
+		}
 	}
 }
 

@@ -32,6 +32,22 @@ func BCSources(p Params, g *graph.CSR) ([]uint32, error) {
 		}
 		return all, nil
 	}
+	return sampleSources(g, p.Seed, p.Sources), nil
+}
+
+// SampleSources returns k sources for benchmark trials (src=random, sources=k), sampled as
+// BCSources samples: vertices with at least one out-arc, without replacement, from a
+// SplitMix64 stream seeded with seed (k at least their number takes them all). It refuses a
+// graph without edges.
+func SampleSources(g *graph.CSR, seed int64, k int) ([]uint32, error) {
+	if g.NumArcs() == 0 {
+		return nil, fmt.Errorf("engine: random sources need a vertex with an edge, and the graph has no edges")
+	}
+	return sampleSources(g, seed, k), nil
+}
+
+func sampleSources(g *graph.CSR, seed int64, k int) []uint32 {
+	n := g.NumVertices()
 	cand := make([]uint32, 0, n)
 	for v := 0; v < n; v++ {
 		if g.Offsets[v+1] > g.Offsets[v] {
@@ -43,14 +59,14 @@ func BCSources(p Params, g *graph.CSR) ([]uint32, error) {
 			cand = append(cand, uint32(v))
 		}
 	}
-	k := min(p.Sources, len(cand))
-	state := uint64(p.Seed)
+	k = min(k, len(cand))
+	state := uint64(seed)
 	for i := 0; i < k; i++ { // partial Fisher-Yates
 		state += 0x9e3779b97f4a7c15
 		j := i + int(Mix64(state)%uint64(len(cand)-i))
 		cand[i], cand[j] = cand[j], cand[i]
 	}
-	return cand[:k:k], nil
+	return cand[:k:k]
 }
 
 // BCSourcesNote describes the sources for a trace note: "source 5", or "12 sources (seed 1):

@@ -56,27 +56,27 @@ func init() {
 		{name: "show", usage: "show [settings|knobs|algorithms|engines]", summary: "show the session defaults (engine, schedule, parameters)", example: []string{"show settings"}, run: cmdShow},
 		{name: "knobs", usage: "knobs [ALGO]", summary: "list the schedule knobs, their values and where they apply", example: []string{"knobs", "knobs bfs"}, run: cmdKnobs},
 		{name: "algorithms", aliases: []string{"algos"}, usage: "algorithms", summary: "list the algorithms and their parameters", example: []string{"algorithms"}, run: cmdAlgorithms},
-		{name: "run", usage: "run ALGO [k=v ...] [repeat=N] [engine=E] [as NAME]",
+		{name: "run", usage: "run ALGO [k=v ...] [repeat=N] [warmup=N] [engine=E] [as NAME]",
 			summary: "run an algorithm on the current graph, printing each iteration and a summary",
-			detail:  "k=v are parameters (src, damping, tolerance, max_iter, sources, seed) or schedule knobs (see `knobs`), overriding the session defaults for this run. repeat=N runs N more times after a warm-up and reports the median, min and max time. The result is kept as NAME (default ALGO1, ALGO2, ...); `last` names the most recent.",
-			example: []string{"run bfs", "run bfs direction=pull src=0 as pullbfs", "run sssp delta=4 repeat=5"},
+			detail:  "k=v are parameters (src, damping, tolerance, max_iter, sources, seed) or schedule knobs (see `knobs`), overriding the session defaults for this run. A run is timed after warmup=N uncounted runs (default 1, 0 allowed); repeat=N counts N runs (default 1) and reports their median, min and max. src=random picks a source with seed=; sources=N (bfs, sssp) times one run from each of N random sources and reports the median over them (help src, help teps). The result is kept as NAME (default ALGO1, ALGO2, ...); `last` names the most recent.",
+			example: []string{"run bfs", "run bfs direction=pull src=0 as pullbfs", "run sssp delta=4 repeat=5", "run bfs sources=16 seed=2"},
 			run:     cmdRun},
 		{name: "results", usage: "results", summary: "list the results", example: []string{"results"}, run: cmdResults},
 		{name: "verify", usage: "verify [NAME|last]", summary: "check a result against the reference engine and say what differs", example: []string{"verify", "verify pullbfs", "verify cmp1.2"}, run: cmdVerify},
 		{name: "trace", usage: "trace [NAME|last] [FROM:TO|switches]", summary: "the per-iteration table of a result (a range of iterations, or only the switches)", example: []string{"trace", "trace bfs1", "trace cmp1.2", "trace last 100:200", "trace last switches"}, run: cmdTrace},
-		{name: "compare", usage: "compare ALGO [k=v1,v2,... ...] [repeat=N] [as NAME]",
+		{name: "compare", usage: "compare ALGO [k=v1,v2,... ...] [repeat=N] [warmup=N] [as NAME]",
 			summary: "run every combination of the listed values, verify each, and tabulate them",
-			detail:  "Comma lists give the values to try (engine= too); the cross product runs, each run is verified against the reference engine, and one table gives time, iterations, edges traversed, GTEPS and the speed-up against the first row. An invalid combination is listed with the reason instead of run; a row that differs from the reference makes the command fail after its table. Row N of comparison CMP is a result named CMP.N: trace cmp1.2, verify cmp1.2, export cmp1.2 json x.json.",
+			detail:  "Comma lists give the values to try (engine= too); the cross product runs and each row is verified against the reference engine. " + methodText + " An invalid combination is listed with the reason instead of run; a row that differs from the reference makes the command fail after its table. Row N of comparison CMP is a result named CMP.N: trace cmp1.2, verify cmp1.2, export cmp1.2 json x.json.",
 			example: []string{"compare bfs direction=push,pull,auto", "compare sssp driven=data,topology,hybrid engine=cpu,ref"},
 			run:     cmdCompare},
-		{name: "sweep", usage: "sweep ALGO KNOB=a:b:step|v1,v2,... [k=v ...] [repeat=N] [as NAME]",
+		{name: "sweep", usage: "sweep ALGO KNOB=a:b:step|v1,v2,... [k=v ...] [repeat=N] [warmup=N] [as NAME]",
 			summary: "run a knob over a range and chart time against it",
-			detail:  "a:b:step is an inclusive numeric range; v1,v2,... a list. Each run is verified (a row that differs makes the command fail after its table). Prints a table and a chart of time against the knob.",
+			detail:  "a:b:step is an inclusive numeric range; v1,v2,... a list. Rows are timed and judged as by compare (help compare): a table with each row's median, spread and verdict against the first, and a chart of time against the knob with the spread (min-max) of each value; best is marked only on a row whose verdict is faster. Each row is verified (one that differs makes the command fail after its table).",
 			example: []string{"sweep bfs alpha=5:30:5 direction=auto", "sweep sssp threshold=0.1:0.9:0.2 driven=hybrid"},
 			run:     cmdSweep},
-		{name: "tune", usage: "tune ALGO [k=v ...] [repeat=N] [as NAME]",
+		{name: "tune", usage: "tune ALGO [k=v ...] [repeat=N] [warmup=N] [as NAME]",
 			summary: "search the schedule knobs for the fastest verified schedule on the current graph",
-			detail:  "Coordinate descent from the current schedule: each value of each knob that applies, and that the engine lists in its schedule space, is tried (invalid combinations skipped), a change is kept when the verified run is faster (median of repeat=3 by default). Knobs given as k=v stay fixed.",
+			detail:  "Coordinate descent from the current schedule: each value of each knob that applies, and that the engine lists in its schedule space, is tried (invalid combinations skipped), timed round-robin against the best schedule so far (repeat=5 and warmup=1 by default), and kept only when verified and faster by compare's verdict, corrected over the candidates of a pass. At the end the winner is re-timed against the start with twice the runs, and the last line gives the speed-up, its 95% interval and the verdict. Knobs given as k=v stay fixed.",
 			example: []string{"tune bfs", "tune sssp engine=cpu repeat=5", "tune pr direction=pull"},
 			run:     cmdTune},
 		{name: "export", usage: "export NAME values|trace|json PATH  |  export CMP json|csv PATH",
@@ -103,6 +103,16 @@ func init() {
 		{name: "quit", aliases: []string{"exit", "q"}, usage: "quit", summary: "leave the workbench", example: []string{"quit"}, run: func(*execCtx) error { return ErrQuit }},
 	}
 }
+
+// methodText says how compare, sweep and tune time rows and reach a verdict (help compare).
+const methodText = "Every row is warmed up (warmup=1 uncounted run) and then timed repeat=5 times (more when many rows need them), the rows round-robin so that drift on a busy machine hits all alike; the table gives each row's median and spread (min-max). " +
+	"The verdict against the first row comes from the Mann-Whitney rank test on the two rows' times, exact for small samples, with the confidence interval of the speed-up (the ratio of times) that inverts it, Bonferroni-corrected so that the whole table is wrong with probability at most 5%: faster or slower when the interval excludes 1, same otherwise. " +
+	"A speed-up, and best, are claimed only where the verdict says faster."
+
+// tepsText says what TEPS counts (help teps).
+const tepsText = "TEPS (traversed edges per second, in GTEPS = 1e9) follows Graph500 and GAPBS: for bfs, sssp and bc it is the number of undirected edges in the component reached from the source (on a directed graph the arcs leaving the reached vertices; for bc summed over its sources), divided by the run's time, so that every schedule and engine of one search counts the same edges. " +
+	"For the algorithms that process the whole graph, cc, tc, mis and mst count the graph's edges once and pr once per iteration. " +
+	"The work a run did is a figure of its own, edges scanned (the JSON's edges_scanned): a direction-optimizing BFS scans fewer edges than it counts, a pull BFS more. With sources=N, TEPS is the median over the runs. Rows of the serial reference engine (ref) are marked serial."
 
 func lookupCommand(name string) (*command, bool) {
 	for _, c := range commands {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -29,9 +28,10 @@ type compareRow struct {
 	values   []string // the value of each varying key
 	settings []setting
 	r        *engine.Result
-	times    []time.Duration
-	status   string // "ok", "invalid: ...", "unsupported: ...", "failed: ..."
-	verified string // "ok" or what differs
+	measured
+	verdict  verdict // against the baseline row (judge)
+	status   string  // "ok", "invalid: ...", "unsupported: ...", "failed: ..."
+	verified string  // "ok" or what differs
 	g        *graph.CSR
 }
 
@@ -163,7 +163,7 @@ func (s *Session) parseMulti(cmd string, args []string) (engine.Algorithm, []kv,
 			return "", nil, "", fmt.Errorf("%s: %s is given twice; list its values once: %s=a,b", cmd, p.Key, p.Key)
 		}
 		seen[p.Key] = true
-		if p.Key != "engine" && p.Key != "repeat" && p.Key != "graph" && !isParam(p.Key) && !isKnob(p.Key) {
+		if !timingKey(p.Key) && !isParam(p.Key) && !isKnob(p.Key) {
 			return "", nil, "", fmt.Errorf("%s: %v", cmd, unknownKey(p.Key))
 		}
 		// Check every listed value on its own now, so a typo fails before anything runs.
@@ -196,7 +196,7 @@ func checkValue(key, v string) error {
 	switch {
 	case key == "engine":
 		return knownEngine(strings.ToLower(v)) // an unavailable one becomes a row that says so
-	case key == "graph" || key == "repeat":
+	case key == "graph" || key == "repeat" || key == "warmup":
 		return nil
 	case isParam(key):
 		var p engine.Params
@@ -253,6 +253,8 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 		return nil, fmt.Errorf("%s: %d combinations is too many (at most 500); shorten the lists", kind, total)
 	}
 	idx := make([]int, len(axes))
+	var timed []*timedRow
+	valid := 0
 	for n := 0; n < total; n++ {
 		row := &compareRow{}
 		for i, a := range axes {
@@ -261,16 +263,15 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 		for _, i := range varying {
 			row.values = append(row.values, axes[i].values[idx[i]])
 		}
-		if s.opts.Interactive && s.text() {
-			s.printf("\r\x1b[K  %s %d/%d %s", kind, n+1, total, c.labelOf(row))
-		}
-		if err := s.runRow(ctx, alg, row, fmt.Sprintf("%s.%d", c.name, n+1)); err != nil {
-			if s.opts.Interactive && s.text() {
-				s.printf("\r\x1b[K")
-			}
+		t, err := s.prepareRow(alg, row, fmt.Sprintf("%s.%d", c.name, n+1))
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", kind, err)
 		}
+		if t.sp != nil {
+			valid++
+		}
 		c.rows = append(c.rows, row)
+		timed = append(timed, t)
 		for i := len(axes) - 1; i >= 0; i-- {
 			idx[i]++
 			if idx[i] < len(axes[i].values) {
@@ -279,9 +280,24 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 			idx[i] = 0
 		}
 	}
+	progress := func(round, rounds int) {
+		if s.opts.Interactive && s.text() {
+			s.printf("\r\x1b[K  %s: round %d of %d over %s", kind, round, rounds, plural(int64(valid), "row", "rows"))
+		}
+	}
+	err = s.timeRows(ctx, timed, max(defaultGridRepeat, minRuns(valid-1)), progress)
 	if s.opts.Interactive && s.text() {
 		s.printf("\r\x1b[K")
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
+	}
+	for _, t := range timed {
+		if err := s.verifyRow(ctx, t); err != nil {
+			return nil, fmt.Errorf("%s: %w", kind, err)
+		}
+	}
+	c.judge()
 	s.mu.Lock()
 	for i, old := range s.comparisons {
 		if old.name == c.name {
@@ -305,14 +321,14 @@ func (c *comparison) labelOf(row *compareRow) string {
 	return strings.Join(parts, " ")
 }
 
-// runRow runs one combination (with its warm-up and repeats) and verifies it. Only a
-// cancellation is returned as an error; anything else is the row's status. name is the row's
-// result name (CMP.N), carried by the RunFinished of its last run, sent once the row is
-// verified ("" : none).
-func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compareRow, name string) error {
+// prepareRow resolves a row's settings into the spec timeRows runs; a combination that is
+// invalid or unavailable gets a row status instead (and no spec). name is the row's result
+// name (CMP.N), carried by the RunFinished of its last run ("" : none).
+func (s *Session) prepareRow(alg engine.Algorithm, row *compareRow, name string) (*timedRow, error) {
+	t := &timedRow{row: row, live: "off", name: name}
 	sp, err := s.baseSpec(alg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.apply(&sp, row.settings); err != nil {
 		var u *unavailable
@@ -321,47 +337,24 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 		} else {
 			row.status = "invalid: " + trimPkg(err).Error()
 		}
-		return nil
+		return t, nil
 	}
 	row.g = sp.g
-	runs := 1
-	if sp.repeat > 0 {
-		runs = sp.repeat + 1
+	t.sp = &sp
+	return t, nil
+}
+
+// verifyRow checks a timed row against the reference engine and sends the RunFinished that
+// names it. Only a cancellation is returned as an error.
+func (s *Session) verifyRow(ctx context.Context, t *timedRow) error {
+	row := t.row
+	if row.r == nil {
+		return nil
 	}
-	for i := 0; i < runs; i++ {
-		n := ""
-		if i == runs-1 {
-			n = name
-		}
-		r, err := s.execute(ctx, sp, "off", n)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			if errors.Is(err, engine.ErrUnsupported) {
-				row.status = "unsupported: " + err.Error()
-			} else {
-				row.status = "failed: " + err.Error()
-			}
-			return nil
-		}
-		if sp.repeat == 0 || i > 0 {
-			row.times = append(row.times, r.Summary.Time)
-		}
-		row.r = r
-	}
-	if len(row.times) > 1 {
-		med, _, _ := stats(row.times)
-		row.r.Summary.Time = med
-		if med > 0 {
-			row.r.Summary.GTEPS = float64(row.r.Summary.EdgesTraversed) / med.Seconds() / 1e9
-		}
-	}
-	row.status = "ok"
-	if err := s.verify(ctx, sp.g, row.r); err != nil {
+	if err := s.verify(ctx, row.g, row.r); err != nil {
 		if ctx.Err() != nil {
-			if name != "" {
-				s.emit(RunFinished{Name: name, Result: row.r})
+			if t.name != "" {
+				s.emit(RunFinished{Name: t.name, Result: row.r})
 			}
 			return ctx.Err()
 		}
@@ -373,10 +366,42 @@ func (s *Session) runRow(ctx context.Context, alg engine.Algorithm, row *compare
 	} else {
 		row.verified = "ok"
 	}
-	if name != "" {
-		s.emit(RunFinished{Name: name, Result: row.r})
+	if t.name != "" {
+		s.emit(RunFinished{Name: t.name, Result: row.r})
 	}
 	return nil
+}
+
+// judge gives every row that ran its verdict against the baseline, the first row that ran.
+func (c *comparison) judge() {
+	base := c.base()
+	tests := -1
+	for _, row := range c.rows {
+		if row.r != nil {
+			tests++
+		}
+	}
+	for i, row := range c.rows {
+		switch {
+		case row.r == nil:
+			row.verdict = verdict{}
+		case i == base:
+			m := row.median()
+			row.verdict = verdict{Word: verdictBaseline, Ratio: 1, Lo: 1, Hi: 1, Level: 1 - familyAlpha/float64(max(tests, 1)), Tests: tests, Median: m, BaseMedian: m}
+		default:
+			row.verdict = compareTimes(c.rows[base].times, row.times, tests)
+		}
+	}
+}
+
+// base is the index of the baseline row, the first that ran (-1: none ran).
+func (c *comparison) base() int {
+	for i, row := range c.rows {
+		if row.r != nil {
+			return i
+		}
+	}
+	return -1
 }
 
 // reportComparison prints the table (and, for a sweep, the chart), or the JSON.
@@ -387,14 +412,8 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	for _, l := range wrapWords(c.name+": "+c.title, s.lineWidth()) {
 		s.printf("%s\n", s.paint(ansiBold, l))
 	}
-	headers := append(append([]string{"#"}, c.keys...), "time", "iterations", "edges", "GTEPS", "speed-up", "verified")
-	base := -1
-	for i, row := range c.rows {
-		if row.r != nil {
-			base = i
-			break
-		}
-	}
+	base := c.base()
+	headers := append(append([]string{"#"}, c.keys...), "time", "spread", "iterations", "edges scanned", "GTEPS", "verdict", "verified")
 	var rows [][]string
 	// One note per reason: rows refused for the same reason share it.
 	type note struct {
@@ -403,9 +422,12 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	}
 	var notes []note
 	for i, row := range c.rows {
-		cells := append([]string{fmt.Sprintf("%s.%d", c.name, i+1)}, row.values...)
+		cells := []string{fmt.Sprintf("%s.%d", c.name, i+1)}
+		for k, key := range c.keys {
+			cells = append(cells, markSerial(key, row.values[k]))
+		}
 		if row.r == nil {
-			cells = append(cells, "-", "-", "-", "-", "-", "-")
+			cells = append(cells, "-", "-", "-", "-", "-", "-", "-")
 			if j := slices.IndexFunc(notes, func(n note) bool { return n.text == row.status }); j >= 0 {
 				notes[j].rows = append(notes[j].rows, i)
 			} else {
@@ -413,10 +435,6 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 			}
 		} else {
 			sm := row.r.Summary
-			sp := "1.00x"
-			if i != base && sm.Time > 0 {
-				sp = fmt.Sprintf("%.2fx", float64(c.rows[base].r.Summary.Time)/float64(sm.Time))
-			}
 			v := row.verified
 			switch {
 			case strings.HasPrefix(v, "unverified"):
@@ -430,13 +448,13 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 				v = "DIFFERS"
 				notes = append(notes, note{[]int{i}, row.verified})
 			}
-			cells = append(cells, fmtMS(sm.Time), fmt.Sprint(sm.Iterations), fmtCount(sm.EdgesTraversed), fmtGTEPS(sm.GTEPS), sp, v)
+			cells = append(cells, row.timeCell(), row.spreadCell(), fmt.Sprint(sm.Iterations), fmtCount(sm.EdgesTraversed), fmtGTEPS(sm.GTEPS), row.verdict.String(), v)
 		}
 		rows = append(rows, cells)
 	}
 	s.printf("%s", s.table(headers, rows))
-	if base > 0 {
-		s.printf("speed-up is against %s.%d, the first that ran\n", c.name, base+1)
+	if base >= 0 {
+		s.printNote(c.method(base))
 	}
 	for _, n := range notes {
 		if len(n.rows) == 1 {
@@ -454,19 +472,55 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		s.printNote(strings.Join(ids, ", ") + ": " + n.text)
 	}
 	if swept != "" {
-		var xs []string
-		var ys []float64
-		for _, row := range c.rows {
-			if row.r != nil {
-				xs = append(xs, row.values[0])
-				ys = append(ys, ms(row.r.Summary.Time))
-			}
+		vc := c.toViz()
+		for i := range vc.Labels {
+			vc.Labels[i] = strings.TrimPrefix(vc.Labels[i], swept+"=")
 		}
-		if len(xs) > 0 {
-			s.printf("%s", viz.SeriesChart("time against "+swept, "ms", xs, ys, s.chartOpts(0)))
+		if len(vc.Labels) > 0 {
+			s.printf("%s", viz.SpreadChart("time against "+swept+" (median, | min-max)", "ms", vc.Labels, vc.Ms, vc.Lo, vc.Hi, c.vizBest(), s.chartOpts(0)))
 		}
 	}
 	return nil
+}
+
+// method is the line under a comparison's table that says what its verdicts mean.
+func (c *comparison) method(base int) string {
+	row := c.rows[base]
+	runs := fmt.Sprintf("%d runs a row", len(row.times))
+	if row.warmup > 0 {
+		runs += fmt.Sprintf(" after %d warm-up", row.warmup)
+	}
+	v := c.rows[base].verdict
+	return fmt.Sprintf("time: median of %s, timed round-robin; spread: min-max. verdict: the speed-up against %s.%d and its %.1f%% interval (Mann-Whitney on the times, Bonferroni over %s): faster or slower when the interval excludes 1 (help compare).",
+		runs, c.name, base+1, 100*v.Level, plural(int64(max(v.Tests, 1)), "row", "rows"))
+}
+
+// timeCell is a row's median time, with the kernels' time beside it where the engine measured
+// it and it differs from the end-to-end time (the GPU: CUDA events, without the launches'
+// gaps and the host's loop).
+func (m *measured) timeCell() string {
+	med := m.median()
+	if k := m.kernelMedian(); k > 0 && fmtMS(k) != fmtMS(med) {
+		return fmt.Sprintf("%s (kernels %s)", fmtMS(med), fmtMS(k))
+	}
+	return fmtMS(med)
+}
+
+// spreadCell is min-max of the runs ("-" for one run).
+func (m *measured) spreadCell() string {
+	if len(m.times) < 2 {
+		return "-"
+	}
+	_, lo, hi := stats(m.times)
+	return strings.TrimSuffix(fmtMS(lo), " ms") + "-" + fmtMS(hi)
+}
+
+// markSerial marks the serial reference engine where a table names engines.
+func markSerial(key, value string) string {
+	if key == "engine" && value == "ref" {
+		return "ref (serial)"
+	}
+	return value
 }
 
 // printNote prints an indented note, wrapped at spaces to the terminal's width.

@@ -192,7 +192,7 @@ func prefixAll(head string, vals []string) []string {
 }
 
 // keysFor lists the k= a run of alg takes: its parameters, the knobs that apply to it, and
-// repeat, engine and graph.
+// repeat, warmup, engine and graph.
 func (s *Session) keysFor(alg engine.Algorithm) []string {
 	var out []string
 	for _, p := range engine.ParamSpecs() {
@@ -208,7 +208,7 @@ func (s *Session) keysFor(alg engine.Algorithm) []string {
 			}
 		}
 	}
-	return append(out, "repeat=", "engine=", "graph=")
+	return append(out, "repeat=", "warmup=", "engine=", "graph=")
 }
 
 // valuesOf lists the values of a key.

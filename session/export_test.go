@@ -15,7 +15,7 @@ import (
 
 // resultKeys are the keys of a result's JSON that other tools rely on.
 var resultKeys = []string{"algorithm", "engine", "params", "schedule", "graph", "iterations", "time_ms", "times_ms",
-	"edges_traversed", "gteps", "summary", "trace", "provenance"}
+	"warmup", "edges_scanned", "teps_edges", "teps", "gteps", "summary", "trace", "provenance"}
 
 func checkResultJSON(t *testing.T, what string, m map[string]any) {
 	t.Helper()
@@ -39,6 +39,23 @@ func checkResultJSON(t *testing.T, what string, m map[string]any) {
 	sc, _ := m["schedule"].(map[string]any)
 	if _, ok := sc["direction"]; !ok || len(sc) < 10 {
 		t.Errorf("%s: schedule is not every knob: %v", what, sc)
+	}
+	// Numbers are JSON numbers: a resolved source, a worker count, the times and TEPS.
+	if w, ok := sc["workers"]; ok && w != "auto" {
+		if _, isNum := w.(float64); !isNum {
+			t.Errorf("%s: schedule.workers = %#v, want a number", what, w)
+		}
+	}
+	ps, _ := m["params"].(map[string]any)
+	if src, ok := ps["src"]; ok {
+		if _, isNum := src.(float64); !isNum {
+			t.Errorf("%s: params.src = %#v, want a number", what, src)
+		}
+	}
+	for _, k := range []string{"warmup", "edges_scanned", "teps", "time_ms"} {
+		if _, isNum := m[k].(float64); !isNum {
+			t.Errorf("%s: %s = %#v, want a number", what, k, m[k])
+		}
 	}
 }
 
@@ -132,7 +149,7 @@ func TestCompareAndSweep(t *testing.T) {
 	s, out := newTest(t)
 	do(t, s, out, "gen k = kron scale=7 degree=4")
 	o := do(t, s, out, "compare bfs direction=push,pull engine=cpu,ref update=rmw,rw")
-	mustContain(t, "compare", o, "cmp1: compare bfs on k", "direction", "engine", "update", "speed-up", "1.00x", "verified")
+	mustContain(t, "compare", o, "cmp1: compare bfs on k", "direction", "engine", "update", "spread", "verdict", "baseline", "ref (serial)", "verified")
 	if n := strings.Count(o, " ok"); n != 8 {
 		t.Errorf("compare: %d verified rows, want 8:\n%s", n, o)
 	}
@@ -144,14 +161,14 @@ func TestCompareAndSweep(t *testing.T) {
 		mustContain(t, "compare unavailable", o, "engine=gpu: unavailable: ", err.Error())
 	}
 	o = do(t, s, out, "sweep bfs alpha=5:25:10 repeat=2 as sw")
-	mustContain(t, "sweep", o, "sw: sweep bfs on k", "alpha", "time against alpha", "best")
+	mustContain(t, "sweep", o, "sw: sweep bfs on k", "alpha", "time against alpha", "min-max", "same")
 	if n := strings.Count(o, " ok"); n != 3 {
 		t.Errorf("sweep: %d verified rows, want 3:\n%s", n, o)
 	}
 	mustContain(t, "plot sweep", do(t, s, out, "plot sw"), "alpha=5", "alpha=25")
 	mustContain(t, "results", do(t, s, out, "results"), "cmp1", "sw: sweep")
 	o = do(t, s, out, "tune bfs repeat=1 workers=1")
-	mustContain(t, "tune", o, "tune1: tune bfs on k [cpu]", "schedules tried", "vs start", "best: ")
+	mustContain(t, "tune", o, "tune1: tune bfs on k [cpu]", "schedules tried", "vs the best so far", "best: ")
 	if strings.Contains(o, "DIFFERS") || strings.Contains(o, "workers=") && !strings.Contains(o, "workers=1") {
 		t.Errorf("tune:\n%s", o)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,6 +105,20 @@ func stats(ts []time.Duration) (med, lo, hi time.Duration) {
 		med = (c[n/2-1] + c[n/2]) / 2
 	}
 	return med, c[0], c[n-1]
+}
+
+// medianF is the median of xs (0 for none).
+func medianF(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	c := slices.Clone(xs)
+	slices.Sort(c)
+	n := len(c)
+	if n%2 == 1 {
+		return c[n/2]
+	}
+	return (c[n/2-1] + c[n/2]) / 2
 }
 
 func plural(n int64, one, many string) string {

@@ -61,13 +61,22 @@ func cmdHelp(ec *execCtx) error {
 		return nil
 	}
 	if p, ok := engine.LookupParam(topic); ok {
-		s.printf("%s: %s (default %s; %s)\n", s.paint(ansiBold, p.Name), p.Doc, p.Default, algNames(p.Algorithms))
+		for _, l := range s.hanging(fmt.Sprintf("%s: %s (default %s; %s)", s.paint(ansiBold, p.Name), p.Doc, p.Default, algNames(p.Algorithms)), 0) {
+			s.printf("%s\n", l)
+		}
+		return nil
+	}
+	if topic == "teps" || topic == "gteps" {
+		for _, l := range s.hanging(tepsText, 0) {
+			s.printf("%s\n", l)
+		}
 		return nil
 	}
 	if topic == "knobs" {
 		return cmdKnobs(&execCtx{ctx: ec.ctx, s: s})
 	}
 	topics := append(append(commandNames(), engine.KnobNames()...), engine.ParamNames()...)
+	topics = append(topics, "teps")
 	return fmt.Errorf("help: no command, algorithm or knob %q%s", topic, engine.DidYouMean(topic, topics))
 }
 

@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -10,22 +12,35 @@ import (
 
 // The JSON of a result (`export NAME json`, `--format=json`). Its keys are a contract: other
 // tools rely on them.
+// Times are in milliseconds: time_ms is the median of times_ms, the counted runs after warmup
+// uncounted ones; on the GPU kernel_ms and kernel_times_ms are the kernels' own time (CUDA
+// events). teps is Graph500's: teps_edges (the edges of the component reached from the source
+// for bfs, sssp and bc; help teps) per second; edges_scanned is the work the run did.
 type resultJSON struct {
-	Name           string            `json:"name,omitempty"`
-	Algorithm      string            `json:"algorithm"`
-	Engine         string            `json:"engine"`
-	Params         map[string]string `json:"params"`
-	Schedule       map[string]string `json:"schedule"`
-	Graph          graphJSON         `json:"graph"`
-	Iterations     int               `json:"iterations"`
-	TimeMS         float64           `json:"time_ms"`
-	TimesMS        []float64         `json:"times_ms"`
-	EdgesTraversed int64             `json:"edges_traversed"`
-	GTEPS          float64           `json:"gteps"`
-	Summary        map[string]any    `json:"summary"`
-	Trace          []recordJSON      `json:"trace"`
-	Provenance     provenanceJSON    `json:"provenance"`
-	Verified       string            `json:"verified,omitempty"`
+	Name          string         `json:"name,omitempty"`
+	Algorithm     string         `json:"algorithm"`
+	Engine        string         `json:"engine"`
+	Serial        bool           `json:"serial,omitempty"` // the serial reference engine
+	Params        map[string]any `json:"params"`
+	Schedule      map[string]any `json:"schedule"`
+	Graph         graphJSON      `json:"graph"`
+	Iterations    int            `json:"iterations"`
+	Warmup        int            `json:"warmup"`
+	TimeMS        float64        `json:"time_ms"`
+	TimesMS       []float64      `json:"times_ms"`
+	KernelMS      float64        `json:"kernel_ms,omitempty"`
+	KernelTimesMS []float64      `json:"kernel_times_ms,omitempty"`
+	Sources       []int64        `json:"sources,omitempty"` // the source of each counted run
+	EdgesScanned  int64          `json:"edges_scanned"`
+	TEPSEdges     int64          `json:"teps_edges"`
+	TEPS          float64        `json:"teps"`
+	GTEPS         float64        `json:"gteps"`
+	Summary       map[string]any `json:"summary"`
+	Trace         []recordJSON   `json:"trace"`
+	Provenance    provenanceJSON `json:"provenance"`
+	Verified      string         `json:"verified,omitempty"`
+
+	EdgesTraversed int64 `json:"edges_traversed,omitempty"` // read only: edges_scanned before it was named so
 }
 
 type graphJSON struct {
@@ -85,14 +100,15 @@ type provenanceJSON struct {
 }
 
 func resultToJSON(it *resultItem) resultJSON {
-	j := resultJSONOf(it.r, it.times)
+	j := resultJSONOf(it.r, it.measured)
 	j.Name = it.name
 	j.Verified = it.verified
 	return j
 }
 
-func resultJSONOf(r *engine.Result, times []time.Duration) resultJSON {
+func resultJSONOf(r *engine.Result, m measured) resultJSON {
 	sm := r.Summary
+	times := m.times
 	if len(times) == 0 {
 		times = []time.Duration{sm.Time}
 	}
@@ -100,23 +116,59 @@ func resultJSONOf(r *engine.Result, times []time.Duration) resultJSON {
 	j := resultJSON{
 		Algorithm: string(r.Algorithm),
 		Engine:    r.Engine,
-		Params:    r.Params.For(r.Algorithm),
-		Schedule:  r.Schedule.Map(),
+		Serial:    r.Engine == "ref",
+		Params:    numbers(r.Params.For(r.Algorithm)),
+		Schedule:  numbers(r.Schedule.Map()),
+		Warmup:    m.warmup,
+		Sources:   m.srcs,
+		KernelMS:  ms(sm.KernelTime),
+		TEPSEdges: sm.TEPSEdges,
+		TEPS:      sm.GTEPS * 1e9,
 		Graph: graphJSON{Name: r.Graph.Name, Fingerprint: r.Graph.Fingerprint, Vertices: r.Graph.Vertices,
 			Edges: r.Graph.Edges, Directed: r.Graph.Directed},
-		Iterations:     sm.Iterations,
-		TimeMS:         ms(med),
-		EdgesTraversed: sm.EdgesTraversed,
-		GTEPS:          sm.GTEPS,
-		Summary:        summaryJSON(r),
-		Trace:          traceJSON(r.Trace),
+		Iterations:   sm.Iterations,
+		TimeMS:       ms(med),
+		EdgesScanned: sm.EdgesTraversed,
+		GTEPS:        sm.GTEPS,
+		Summary:      summaryJSON(r),
+		Trace:        traceJSON(r.Trace),
 		Provenance: provenanceJSON{Version: r.Provenance.Version, Commit: r.Provenance.Commit, Machine: r.Provenance.Machine,
 			GPU: r.Provenance.GPU, GoVersion: r.Provenance.GoVersion, Started: r.Provenance.Started},
 	}
 	for _, t := range times {
 		j.TimesMS = append(j.TimesMS, ms(t))
 	}
+	for _, t := range m.kernels {
+		j.KernelTimesMS = append(j.KernelTimesMS, ms(t))
+	}
 	return j
+}
+
+// numbers turns the text values of parameters or knobs into JSON numbers where they are
+// numbers ("2" -> 2, "0.85" -> 0.85), leaving words (auto, push, random) as strings.
+func numbers(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			out[k] = n
+		} else if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			out[k] = f
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// text is a JSON value of numbers back as a parameter's or knob's text.
+func text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // summaryJSON is the algorithm-specific summary.
@@ -166,26 +218,30 @@ func traceJSON(t engine.Trace) []recordJSON {
 
 // resultFromJSON rebuilds a result (summary, schedule, trace; no per-vertex values) from its
 // JSON, for open.
-func resultFromJSON(j resultJSON) (*engine.Result, []time.Duration, error) {
+func resultFromJSON(j resultJSON) (*engine.Result, measured, error) {
+	var m measured
 	alg, err := engine.ParseAlgorithm(j.Algorithm)
 	if err != nil {
-		return nil, nil, err
+		return nil, m, err
 	}
 	r := &engine.Result{Algorithm: alg, Engine: j.Engine, Params: engine.DefaultParams()}
 	for k, v := range j.Params {
-		if err := r.Params.Set(k, v); err != nil {
-			return nil, nil, err
+		if err := r.Params.Set(k, text(v)); err != nil {
+			return nil, m, err
 		}
 	}
 	for k, v := range j.Schedule {
 		if _, ok := engine.LookupKnob(k); ok {
-			_ = r.Schedule.Set(k, v) // a resolved value an older version wrote stays auto
+			_ = r.Schedule.Set(k, text(v)) // a resolved value an older version wrote stays auto
 		}
 	}
 	r.Graph = engine.GraphInfo{Name: j.Graph.Name, Fingerprint: j.Graph.Fingerprint, Vertices: j.Graph.Vertices, Edges: j.Graph.Edges, Directed: j.Graph.Directed}
 	sm := &r.Summary
-	sm.Iterations, sm.EdgesTraversed, sm.GTEPS = j.Iterations, j.EdgesTraversed, j.GTEPS
-	sm.Time = time.Duration(j.TimeMS * 1e6)
+	sm.Iterations, sm.EdgesTraversed, sm.GTEPS, sm.TEPSEdges = j.Iterations, j.EdgesScanned, j.GTEPS, j.TEPSEdges
+	if sm.EdgesTraversed == 0 {
+		sm.EdgesTraversed = j.EdgesTraversed
+	}
+	sm.Time, sm.KernelTime = time.Duration(j.TimeMS*1e6), time.Duration(j.KernelMS*1e6)
 	num := func(k string) float64 {
 		f, _ := j.Summary[k].(float64)
 		return f
@@ -228,11 +284,15 @@ func resultFromJSON(j resultJSON) (*engine.Result, []time.Duration, error) {
 	}
 	p := j.Provenance
 	r.Provenance = engine.Provenance{Version: p.Version, Commit: p.Commit, Machine: p.Machine, GPU: p.GPU, GoVersion: p.GoVersion, Started: p.Started}
-	var times []time.Duration
 	for _, t := range j.TimesMS {
-		times = append(times, time.Duration(t*1e6))
+		m.times = append(m.times, time.Duration(t*1e6))
+		m.edges = append(m.edges, j.TEPSEdges)
 	}
-	return r, times, nil
+	for _, t := range j.KernelTimesMS {
+		m.kernels = append(m.kernels, time.Duration(t*1e6))
+	}
+	m.srcs, m.warmup = j.Sources, j.Warmup
+	return r, m, nil
 }
 
 // The JSON of a compare or sweep.
@@ -246,31 +306,39 @@ type comparisonJSON struct {
 	Rows      []rowJSON `json:"rows"`
 }
 
+// A row that ran has its verdict against the baseline row (the first that ran; in a tune, the
+// best schedule so far when it was tried): speedup is the baseline's median time / the row's,
+// speedup_lo..speedup_hi its confidence interval at level (null: too few runs to bound it).
 type rowJSON struct {
-	Label    string            `json:"label"`
-	Values   map[string]string `json:"values"`
-	Status   string            `json:"status"`
-	Verified string            `json:"verified,omitempty"`
-	SpeedUp  float64           `json:"speedup,omitempty"`
-	Result   *resultJSON       `json:"result,omitempty"`
+	Label     string         `json:"label"`
+	Values    map[string]any `json:"values"`
+	Status    string         `json:"status"`
+	Verified  string         `json:"verified,omitempty"`
+	SpeedUp   *float64       `json:"speedup,omitempty"`
+	SpeedUpLo *float64       `json:"speedup_lo,omitempty"`
+	SpeedUpHi *float64       `json:"speedup_hi,omitempty"`
+	Level     float64        `json:"level,omitempty"`
+	Verdict   string         `json:"verdict,omitempty"`
+	Result    *resultJSON    `json:"result,omitempty"`
 }
 
 func comparisonToJSON(c *comparison) comparisonJSON {
 	j := comparisonJSON{Name: c.name, Kind: c.kind, Title: c.title, Algorithm: string(c.alg), Graph: c.graph, Keys: c.keys}
-	var base time.Duration
 	for i, row := range c.rows {
-		rj := rowJSON{Label: c.label(i), Values: map[string]string{}, Status: row.status, Verified: row.verified}
+		vals := map[string]string{}
 		for k, key := range c.keys {
-			rj.Values[key] = row.values[k]
+			vals[key] = row.values[k]
 		}
+		rj := rowJSON{Label: c.label(i), Values: numbers(vals), Status: row.status, Verified: row.verified}
 		if row.r != nil {
-			res := resultJSONOf(row.r, row.times)
+			res := resultJSONOf(row.r, row.measured)
 			rj.Result = &res
-			if base == 0 {
-				base = row.r.Summary.Time
-			}
-			if row.r.Summary.Time > 0 {
-				rj.SpeedUp = float64(base) / float64(row.r.Summary.Time)
+			if v := row.verdict; v.Word != "" {
+				rj.Verdict, rj.Level = v.Word, v.Level
+				rj.SpeedUp = &v.Ratio
+				if v.bounded() {
+					rj.SpeedUpLo, rj.SpeedUpHi = &v.Lo, &v.Hi
+				}
 			}
 		}
 		j.Rows = append(j.Rows, rj)

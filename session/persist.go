@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -126,11 +127,11 @@ func cmdOpen(ec *execCtx) error {
 	}
 	var items []*resultItem
 	for _, rj := range j.Results {
-		r, times, err := resultFromJSON(rj)
+		r, m, err := resultFromJSON(rj)
 		if err != nil {
 			return fmt.Errorf("open: %s: result %s: %v", path, rj.Name, trimPkg(err))
 		}
-		items = append(items, &resultItem{name: rj.Name, r: r, times: times, verified: rj.Verified, restored: true})
+		items = append(items, &resultItem{name: rj.Name, r: r, measured: m, verified: rj.Verified, restored: true})
 	}
 	var comps []*comparison
 	for _, cj := range j.Comparisons {
@@ -249,14 +250,22 @@ func comparisonFromJSON(j comparisonJSON) (*comparison, error) {
 	for _, rj := range j.Rows {
 		row := &compareRow{status: rj.Status, verified: rj.Verified}
 		for _, k := range j.Keys {
-			row.values = append(row.values, rj.Values[k])
+			row.values = append(row.values, text(rj.Values[k]))
 		}
 		if rj.Result != nil {
-			r, times, err := resultFromJSON(*rj.Result)
+			r, m, err := resultFromJSON(*rj.Result)
 			if err != nil {
 				return nil, err
 			}
-			row.r, row.times = r, times
+			row.r, row.measured = r, m
+			row.verdict = verdict{Word: rj.Verdict, Level: rj.Level}
+			if rj.SpeedUp != nil {
+				row.verdict.Ratio = *rj.SpeedUp
+			}
+			row.verdict.Lo, row.verdict.Hi = 0, math.Inf(1)
+			if rj.SpeedUpLo != nil && rj.SpeedUpHi != nil {
+				row.verdict.Lo, row.verdict.Hi = *rj.SpeedUpLo, *rj.SpeedUpHi
+			}
 		}
 		c.rows = append(c.rows, row)
 	}

@@ -35,7 +35,7 @@ func cmdPlot(ec *execCtx) error {
 	if c := s.comparisonNamed(name); c != nil {
 		vc := c.toViz()
 		if path == "" {
-			s.printf("%s", viz.SeriesChart(c.name+": "+c.title, "ms", vc.Labels, vc.Ms, s.chartOpts(0)))
+			s.printf("%s", viz.SpreadChart(c.name+": "+c.title+" (median, | min-max)", "ms", vc.Labels, vc.Ms, vc.Lo, vc.Hi, c.vizBest(), s.chartOpts(0)))
 			return nil
 		}
 		if err := viz.WriteComparisonPlot(path, vc); err != nil {
@@ -90,8 +90,27 @@ func (c *comparison) toViz() *viz.Comparison {
 		vc.Edges = append(vc.Edges, sm.EdgesTraversed)
 		vc.GTEPS = append(vc.GTEPS, sm.GTEPS)
 		vc.Verified = append(vc.Verified, v)
+		_, lo, hi := stats(row.times)
+		vc.Lo, vc.Hi = append(vc.Lo, ms(lo)), append(vc.Hi, ms(hi))
+		vc.Verdicts = append(vc.Verdicts, row.verdict.String())
 	}
 	return vc
+}
+
+// vizBest is the index, among the rows toViz returns, of the row a chart may call best: the
+// fastest of those the verdict calls faster than the baseline; -1 when none is.
+func (c *comparison) vizBest() int {
+	best, at, k := -1, 0.0, 0
+	for _, row := range c.rows {
+		if row.r == nil {
+			continue
+		}
+		if row.verdict.Word == verdictFaster && row.verdict.Ratio > at {
+			best, at = k, row.verdict.Ratio
+		}
+		k++
+	}
+	return best
 }
 
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]|\r")

@@ -51,7 +51,7 @@ func (s *Session) result(name string) (*resultItem, error) {
 			}
 			for i := len(c.rows) - 1; i >= 0; i-- {
 				if row := c.rows[i]; row.r != nil {
-					return &resultItem{name: fmt.Sprintf("%s.%d", c.name, i+1), r: row.r, times: row.times, g: row.g, verified: row.verified, restored: row.g == nil}, nil
+					return &resultItem{name: fmt.Sprintf("%s.%d", c.name, i+1), r: row.r, measured: row.measured, g: row.g, verified: row.verified, restored: row.g == nil}, nil
 				}
 			}
 		}
@@ -83,7 +83,7 @@ func (s *Session) result(name string) (*resultItem, error) {
 			if row.r == nil {
 				return nil, fmt.Errorf("%s did not run: %s", name, row.status)
 			}
-			return &resultItem{name: name, r: row.r, times: row.times, g: row.g, verified: row.verified, restored: row.g == nil}, nil
+			return &resultItem{name: name, r: row.r, measured: row.measured, g: row.g, verified: row.verified, restored: row.g == nil}, nil
 		}
 	}
 	if len(names) == 0 {

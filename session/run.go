@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -18,7 +17,9 @@ type runSpec struct {
 	engineName string
 	params     engine.Params
 	sched      engine.Schedule
-	repeat     int // counted runs after the warm-up; 0 = a single run
+	repeat     int     // counted runs (repeat=); 0 = the command's default
+	warmup     int     // uncounted runs first (warmup=); -1 = defaultWarmup
+	srcs       []int64 // bfs, sssp: the sources of the counted runs, round-robin (src=random, sources=k)
 	graphName  string
 	g          *graph.CSR
 }
@@ -31,7 +32,7 @@ type setting struct {
 // baseSpec starts a spec from the session defaults for alg.
 func (s *Session) baseSpec(alg engine.Algorithm) (runSpec, error) {
 	s.mu.Lock()
-	sp := runSpec{alg: alg, engineName: s.engineName, params: s.params, sched: s.sched, graphName: s.current}
+	sp := runSpec{alg: alg, engineName: s.engineName, params: s.params, sched: s.sched, graphName: s.current, warmup: -1}
 	s.mu.Unlock()
 	g, err := s.graph(sp.graphName)
 	if err != nil {
@@ -59,10 +60,16 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 			sp.g, sp.graphName = g, p.value
 		case "repeat":
 			n, err := strconv.Atoi(p.value)
-			if err != nil || n < 1 || n > 1000 {
-				return fmt.Errorf("repeat=%s: want a number of timed runs from 1 to 1000", p.value)
+			if err != nil || n < 1 || n > maxRepeat {
+				return fmt.Errorf("repeat=%s: want a number of timed runs from 1 to %d", p.value, maxRepeat)
 			}
 			sp.repeat = n
+		case "warmup":
+			n, err := strconv.Atoi(p.value)
+			if err != nil || n < 0 || n > maxWarm {
+				return fmt.Errorf("warmup=%s: want a number of uncounted runs from 0 to %d", p.value, maxWarm)
+			}
+			sp.warmup = n
 		}
 	}
 	// Session defaults that mean nothing here are dropped, not refused: `set direction=pull`
@@ -78,7 +85,7 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 	}
 	for _, p := range pairs {
 		switch {
-		case p.key == "engine" || p.key == "graph" || p.key == "repeat":
+		case timingKey(p.key):
 		case isParam(p.key):
 			spec, _ := engine.LookupParam(p.key)
 			if !spec.AppliesTo(sp.alg) {
@@ -106,7 +113,14 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 		}
 		return fmt.Errorf("src=%d is not a vertex of %s: its vertices are 0..%d", sp.params.Src, sp.graphName, n-1)
 	}
-	return nil
+	sp.srcs = nil
+	return resolveSources(sp)
+}
+
+// timingKey reports whether key is one of the run-like commands' own keys, not a parameter or
+// knob: engine, graph, repeat, warmup.
+func timingKey(key string) bool {
+	return key == "engine" || key == "graph" || key == "repeat" || key == "warmup"
 }
 
 // takesSrc reports whether alg has the src parameter.
@@ -178,43 +192,16 @@ func cmdRun(ec *execCtx) error {
 	}
 	// Each run sends RunStarted and RunFinished; the last one's RunFinished carries the name
 	// and is sent once the result is kept (with the median time of a repeat).
-	live := s.liveMode()
-	first := name
-	if sp.repeat > 0 {
-		first = ""
-	}
-	r, err := s.execute(ec.ctx, sp, live, first)
-	if err != nil {
+	row := &compareRow{}
+	t := &timedRow{sp: &sp, row: row, live: s.liveMode(), name: name}
+	if err := s.timeRows(ec.ctx, []*timedRow{t}, 1, nil); err != nil {
 		return err
 	}
-	times := []time.Duration{r.Summary.Time}
-	if sp.repeat > 0 {
-		times = times[:0]
-		if s.text() {
-			s.printf("  warm-up: %s (not counted)\n", fmtMS(r.Summary.Time))
-		}
-		for i := 0; i < sp.repeat; i++ {
-			n := ""
-			if i == sp.repeat-1 {
-				n = name
-			}
-			ri, err := s.execute(ec.ctx, sp, "off", n)
-			if err != nil {
-				return err
-			}
-			if s.text() {
-				s.printf("  run %d/%d: %s\n", i+1, sp.repeat, fmtMS(ri.Summary.Time))
-			}
-			times = append(times, ri.Summary.Time)
-			r = ri
-		}
-		med, _, _ := stats(times)
-		r.Summary.Time = med
-		if med > 0 {
-			r.Summary.GTEPS = float64(r.Summary.EdgesTraversed) / med.Seconds() / 1e9
-		}
+	if t.err != nil {
+		return t.err
 	}
-	it := &resultItem{name: name, r: r, times: times, cmd: ec.line, g: sp.g}
+	r := row.r
+	it := &resultItem{name: name, r: r, measured: row.measured, cmd: ec.line, g: sp.g}
 	if _, err := s.result(name); err == nil && as != "" && s.text() {
 		s.printf("  %s\n", s.paint(ansiDim, "(replaces the earlier result "+name+")"))
 	}

@@ -104,7 +104,7 @@ type graphItem struct {
 type resultItem struct {
 	name     string
 	r        *engine.Result
-	times    []time.Duration // counted repeats (one entry for a single run)
+	measured // its counted runs
 	cmd      string
 	verified string // "", "ok", or what differs
 	restored bool   // from a saved session: summary and trace only, no per-vertex values

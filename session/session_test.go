@@ -99,7 +99,7 @@ func TestSetAndShow(t *testing.T) {
 	}
 	// A session default that does not apply to an algorithm is dropped for it, not refused.
 	do(t, s, out, "set engine=ref direction=pull")
-	mustContain(t, "tc with direction=pull default", do(t, s, out, "run tc"), "tc1 tc on p [ref]")
+	mustContain(t, "tc with direction=pull default", do(t, s, out, "run tc"), "tc1 tc on p [ref, serial]")
 }
 
 func TestRunParamsAndKnobs(t *testing.T) {
@@ -122,7 +122,7 @@ func TestRunParamsAndKnobs(t *testing.T) {
 		t.Errorf("auto name: got %s want bfs1", rs[len(rs)-1].Name)
 	}
 	o = do(t, s, out, "run bfs repeat=3 src=0")
-	mustContain(t, "repeat", o, "warm-up", "run 3/3", "median")
+	mustContain(t, "repeat", o, "after 1 warm-up", "3 runs", "median")
 	mustContain(t, "verify", do(t, s, out, "verify b"), "b: bfs agrees with the reference engine")
 	mustContain(t, "trace", do(t, s, out, "trace b"), "iter", "push", "scanned")
 	o = do(t, s, out, "trace b 1:2")
@@ -423,7 +423,7 @@ func TestColorAndProgress(t *testing.T) {
 	if !strings.Contains(o, "\x1b[1;32mbfs1") && !strings.Contains(o, "\x1b[1m\x1b[32mbfs1") {
 		t.Errorf("no colour on a terminal:\n%q", o)
 	}
-	if !strings.Contains(o, "\r\x1b[K  compare 2/2") {
+	if !strings.Contains(o, "\r\x1b[K  compare: round 2 of 5") {
 		t.Errorf("no progress line on a terminal:\n%q", o)
 	}
 	for _, l := range strings.Split(o, "\n") {

@@ -102,7 +102,7 @@ func isKnob(k string) bool  { _, ok := engine.LookupKnob(k); return ok }
 // unknownKey is the error for a k=v whose k is neither a knob, a parameter nor a setting.
 func unknownKey(k string) error {
 	all := append(append(append([]string{}, engine.KnobNames()...), engine.ParamNames()...), settingNames...)
-	all = append(all, "repeat")
+	all = append(all, "repeat", "warmup")
 	return fmt.Errorf("unknown knob or parameter %q%s (knobs lists them)", k, engine.DidYouMean(k, all))
 }
 

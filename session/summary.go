@@ -15,19 +15,26 @@ func (s *Session) printSummary(it *resultItem) {
 	if (r.Algorithm == engine.SSSP || r.Algorithm == engine.MST) && it.g != nil && !it.g.Weighted() {
 		text += " (the graph has no weights: every edge weighs 1)"
 	}
-	head := fmt.Sprintf("%s on %s [%s]: %s", r.Algorithm, r.Graph.Name, r.Engine, text)
+	head := fmt.Sprintf("%s on %s [%s]: %s", r.Algorithm, r.Graph.Name, engineLabel(r.Engine), text)
 	for i, l := range wrapWords(it.name+" "+head, s.lineWidth()) {
 		if i == 0 { // the name in colour
 			l = s.paint(ansiBold+ansiGreen, it.name) + strings.TrimPrefix(l, it.name)
 		}
 		s.printf("%s\n", l)
 	}
-	tm := fmtMS(sm.Time)
-	if len(it.times) > 1 {
-		med, lo, hi := stats(it.times)
-		tm = fmt.Sprintf("median %s (min %s, max %s, %d runs)", fmtMS(med), fmtMS(lo), fmtMS(hi), len(it.times))
+	tm := it.timeCell()
+	if n := len(it.times); n > 1 {
+		_, lo, hi := stats(it.times)
+		over := fmt.Sprintf("%d runs", n)
+		if k := distinct(it.srcs); k > 1 {
+			over = fmt.Sprintf("%d runs from %d random sources", n, k)
+		}
+		tm = fmt.Sprintf("median %s (min %s, max %s, %s)", it.timeCell(), fmtMS(lo), fmtMS(hi), over)
 	}
-	stats := fmt.Sprintf("%s, %s traversed, %s, %s GTEPS", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS))
+	if it.warmup > 0 {
+		tm += fmt.Sprintf(" after %d warm-up", it.warmup)
+	}
+	stats := fmt.Sprintf("%s, %s scanned, %s, %s GTEPS (%s edges reached)", plural(int64(sm.Iterations), "iteration", "iterations"), plural(sm.EdgesTraversed, "edge", "edges"), tm, fmtGTEPS(sm.GTEPS), fmtCount(sm.TEPSEdges))
 	for _, l := range wrapWords(stats, s.lineWidth()-2) {
 		s.printf("  %s\n", l)
 	}
@@ -41,6 +48,24 @@ func (s *Session) printSummary(it *resultItem) {
 			s.printf("  %s\n", s.paint(ansiDim, l))
 		}
 	}
+}
+
+// engineLabel names an engine in a summary: the serial reference engine is marked serial, so
+// that its times are not read as the parallel engines'.
+func engineLabel(name string) string {
+	if name == "ref" {
+		return "ref, serial"
+	}
+	return name
+}
+
+// distinct counts the different values of xs.
+func distinct(xs []int64) int {
+	seen := map[int64]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	return len(seen)
 }
 
 func paramsText(r *engine.Result) string {

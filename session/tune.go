@@ -13,9 +13,12 @@ import (
 const tuneMaxRuns = 120
 
 // cmdTune searches the schedule space of an algorithm on the current graph by coordinate
-// descent: starting from the all-auto schedule, it tries each value of each enumerated knob
-// that applies, keeps a change when the verified run is faster, and makes a second pass when
-// the first improved anything (the autotuner of UGF/GraphIt, at its simplest).
+// descent: starting from the session's schedule, it tries each value of each enumerated knob
+// that applies, timed round-robin against the best schedule so far, keeps a change when the
+// verified candidate is faster beyond noise (the verdict of compare, Bonferroni over the
+// candidates of a pass), and makes a second pass when the first improved anything (the
+// autotuner of UGF/GraphIt, at its simplest). At the end it re-times the winner against the
+// start and says how sure it is.
 func cmdTune(ec *execCtx) error {
 	s := ec.s
 	if len(ec.args) == 0 {
@@ -27,17 +30,12 @@ func cmdTune(ec *execCtx) error {
 	}
 	fixed := map[string]bool{}
 	var set []setting
-	repeatGiven := false
 	for _, p := range pairs {
 		if strings.ContainsAny(p.Value, ",:") && p.Key != "np" {
 			return fmt.Errorf("tune: %s=%s: tune picks the values itself; give fixed values only", p.Key, p.Value)
 		}
 		fixed[p.Key] = true
-		repeatGiven = repeatGiven || p.Key == "repeat"
 		set = append(set, setting{p.Key, p.Value})
-	}
-	if !repeatGiven {
-		set = append(set, setting{"repeat", "3"})
 	}
 	base, err := s.baseSpec(alg)
 	if err != nil {
@@ -60,85 +58,137 @@ func cmdTune(ec *execCtx) error {
 		title: fmt.Sprintf("tune %s on %s [%s]", alg, base.graphName, base.engineName)}
 	_, sessSched := s.Settings()
 	tried := map[string]*compareRow{}
-	try := func(sched engine.Schedule) (*compareRow, error) {
-		key := sched.String()
-		if row, ok := tried[key]; ok {
-			return row, nil
-		}
-		row := &compareRow{values: []string{key}}
-		for _, st := range set {
-			row.settings = append(row.settings, st)
-		}
+	rowOf := func(sched engine.Schedule) *compareRow {
+		row := &compareRow{values: []string{sched.String()}}
+		row.settings = append(row.settings, set...)
 		// Every knob that differs from the session default the run starts from.
 		for _, k := range engine.Knobs() {
 			if v := sched.Get(k.Name); !fixed[k.Name] && v != sessSched.Get(k.Name) {
 				row.settings = append(row.settings, setting{k.Name, v})
 			}
 		}
-		tried[key] = row
-		if s.opts.Interactive && s.text() {
-			s.printf("\r\x1b[K  tune %d: %s", len(tried), key)
-		}
-		if err := s.runRow(ec.ctx, alg, row, ""); err != nil {
-			if s.opts.Interactive && s.text() {
-				s.printf("\r\x1b[K") // the progress line goes before the error is told
-			}
-			return nil, err
-		}
-		// Only runs and failures are rows: a schedule the engine refuses tells nothing about
-		// speed (inSpace keeps most of them out; one whose auto knobs resolve outside the
-		// engine's space can still be refused).
-		if row.r != nil || strings.HasPrefix(row.status, "failed") {
-			c.rows = append(c.rows, row)
-		}
-		return row, nil
+		return row
 	}
-	good := func(row *compareRow) bool { return row.r != nil && row.verified == "ok" }
-	best := base.sched
-	bestRow, err := try(best)
-	if err != nil {
-		return fmt.Errorf("tune: %w", err)
-	}
-	switch {
-	case bestRow.r == nil:
-		return fmt.Errorf("tune %s: the starting schedule (%s) does not run: %s", alg, best.String(), bestRow.status)
-	case strings.HasPrefix(bestRow.verified, "unverified: "):
-		return fmt.Errorf("tune %s: tune keeps only verified schedules, and there is %s", alg, strings.TrimPrefix(bestRow.verified, "unverified: "))
-	case !good(bestRow):
-		return fmt.Errorf("tune %s: the starting schedule (%s) disagrees with the reference engine: %s", alg, best.String(),
-			strings.TrimPrefix(bestRow.verified, "DIFFERS: "))
-	}
-	baseRow := bestRow
-	for pass := 0; pass < 2; pass++ {
-		improved := false
+	// The candidates of a pass: each other value of each knob, where valid and in the space.
+	candidates := func(from engine.Schedule) []engine.Schedule {
+		var out []engine.Schedule
 		for _, k := range knobs {
 			for _, v := range k.Values {
-				if len(tried) >= tuneMaxRuns {
-					break
-				}
-				cand := best
-				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == best.Get(k.Name) {
+				cand := from
+				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == from.Get(k.Name) {
 					continue
 				}
 				if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, base.sched, fixed) {
 					continue
 				}
-				row, err := try(cand)
-				if err != nil {
-					return fmt.Errorf("tune: %w", err)
-				}
-				if good(row) && row.r.Summary.Time < bestRow.r.Summary.Time {
-					best, bestRow, improved = cand, row, true
-				}
+				out = append(out, cand)
+			}
+		}
+		return out
+	}
+	tests := max(len(candidates(base.sched)), 1)
+	reps := base.repeat
+	if reps == 0 {
+		reps = max(defaultGridRepeat, minRuns(tests))
+	}
+	clearLine := func() {
+		if s.opts.Interactive && s.text() {
+			s.printf("\r\x1b[K")
+		}
+	}
+	// time runs rows round-robin, verifies the last of them and returns the timed rows.
+	timeAll := func(rows []*compareRow, n int) ([]*timedRow, error) {
+		var ts []*timedRow
+		for _, row := range rows {
+			t, err := s.prepareRow(alg, row, "")
+			if err != nil {
+				return nil, err
+			}
+			if t.sp != nil {
+				t.sp.repeat = n
+			}
+			ts = append(ts, t)
+		}
+		if err := s.timeRows(ec.ctx, ts, n, nil); err != nil {
+			return nil, err
+		}
+		return ts, s.verifyRow(ec.ctx, ts[len(ts)-1])
+	}
+	good := func(row *compareRow) bool { return row.r != nil && row.verified == "ok" }
+	best := base.sched
+	baseRow := rowOf(best)
+	if _, err := timeAll([]*compareRow{baseRow}, reps); err != nil {
+		clearLine()
+		return fmt.Errorf("tune: %w", err)
+	}
+	switch {
+	case baseRow.r == nil:
+		return fmt.Errorf("tune %s: the starting schedule (%s) does not run: %s", alg, best.String(), baseRow.status)
+	case strings.HasPrefix(baseRow.verified, "unverified: "):
+		return fmt.Errorf("tune %s: tune keeps only verified schedules, and there is %s", alg, strings.TrimPrefix(baseRow.verified, "unverified: "))
+	case !good(baseRow):
+		return fmt.Errorf("tune %s: the starting schedule (%s) disagrees with the reference engine: %s", alg, best.String(),
+			strings.TrimPrefix(baseRow.verified, "DIFFERS: "))
+	}
+	baseRow.verdict = verdict{Word: verdictBaseline, Ratio: 1, Lo: 1, Hi: 1}
+	c.rows = append(c.rows, baseRow)
+	tried[best.String()] = baseRow
+	bestRow := baseRow
+	for pass := 0; pass < 2; pass++ {
+		improved := false
+		for _, cand := range candidates(best) {
+			if len(tried) >= tuneMaxRuns {
+				break
+			}
+			if _, ok := tried[cand.String()]; ok {
+				continue
+			}
+			if s.opts.Interactive && s.text() {
+				s.printf("\r\x1b[K  tune %d: %s", len(tried)+1, cand.String())
+			}
+			// The candidate is timed round-robin with the best so far, re-timed beside it.
+			row := rowOf(cand)
+			tried[cand.String()] = row
+			ts, err := timeAll([]*compareRow{rowOf(best), row}, reps)
+			if err != nil {
+				clearLine()
+				return fmt.Errorf("tune: %w", err)
+			}
+			// Only runs and failures are rows: a schedule the engine refuses tells nothing about
+			// speed (inSpace keeps most of them out; one whose auto knobs resolve outside the
+			// engine's space can still be refused).
+			if row.r == nil && !strings.HasPrefix(row.status, "failed") {
+				continue
+			}
+			c.rows = append(c.rows, row)
+			if row.r == nil || ts[0].row.r == nil {
+				continue
+			}
+			row.verdict = compareTimes(ts[0].row.times, row.times, tests)
+			if good(row) && row.verdict.Word == verdictFaster {
+				best, bestRow, improved = cand, row, true
 			}
 		}
 		if !improved {
 			break
 		}
 	}
-	if s.opts.Interactive && s.text() {
-		s.printf("\r\x1b[K")
+	// The winner, re-timed against the start with twice the runs: the last line's verdict.
+	var final verdict
+	if bestRow != baseRow {
+		if s.opts.Interactive && s.text() {
+			s.printf("\r\x1b[K  tune: re-timing the winner against the start")
+		}
+		ts, err := timeAll([]*compareRow{rowOf(base.sched), rowOf(best)}, max(2*reps, 10))
+		if err != nil {
+			clearLine()
+			return fmt.Errorf("tune: %w", err)
+		}
+		if ts[0].row.r != nil && ts[1].row.r != nil {
+			final = compareTimes(ts[0].row.times, ts[1].row.times, 1)
+		}
 	}
+	clearLine()
 	s.mu.Lock()
 	s.removeNamedLocked(c.name)
 	s.comparisons = append(s.comparisons, c)
@@ -168,18 +218,19 @@ func cmdTune(ec *execCtx) error {
 		}
 		id := fmt.Sprintf("%s.%d", c.name, index[row])
 		if row.r == nil {
-			table = append(table, []string{id, row.values[0], "-", "-", "-", row.status})
+			table = append(table, []string{id, row.values[0], "-", "-", "-", "-", row.status})
 			continue
 		}
-		sp := float64(baseRow.r.Summary.Time) / float64(max(row.r.Summary.Time, 1))
-		table = append(table, []string{id, row.values[0], fmtMS(row.r.Summary.Time), fmtGTEPS(row.r.Summary.GTEPS), fmt.Sprintf("%.2fx", sp), row.verified})
+		table = append(table, []string{id, row.values[0], row.timeCell(), row.spreadCell(), fmtGTEPS(row.r.Summary.GTEPS), row.verdict.String(), row.verified})
 	}
-	s.printf("%s", s.table([]string{"#", "schedule (changes from auto)", "time", "GTEPS", "vs start", "verified"}, table))
+	s.printf("%s", s.table([]string{"#", "schedule (changes from auto)", "time", "spread", "GTEPS", "vs the best so far", "verified"}, table))
 	if len(rows) > 15 {
 		s.printf("(%d more: export %s csv FILE lists them all)\n", len(rows)-15, c.name)
 	}
+	s.printNote(fmt.Sprintf("each candidate timed %d times round-robin with the best so far, after a warm-up; kept when faster at %.1f%% (Mann-Whitney, Bonferroni over %s; help compare).",
+		reps, 100*(1-familyAlpha/float64(tests)), plural(int64(tests), "candidate", "candidates")))
 	if bestRow == baseRow {
-		s.printf("best: the starting schedule (%s)\n", best.String())
+		s.printf("best: the starting schedule (%s): no change was faster beyond noise\n", best.String())
 		return nil
 	}
 	var diff []string
@@ -188,8 +239,12 @@ func cmdTune(ec *execCtx) error {
 			diff = append(diff, k.Name+"="+best.Get(k.Name))
 		}
 	}
-	s.printf("best: %s, %.2fx the starting schedule; keep it with: set %s\n", strings.Join(diff, " "),
-		float64(baseRow.r.Summary.Time)/float64(max(bestRow.r.Summary.Time, 1)), strings.Join(diff, " "))
+	if final.Word != verdictFaster {
+		s.printf("best: %s was kept, but re-timed against the start it is %s: not faster beyond noise; keep the start\n", strings.Join(diff, " "), final.String())
+		return nil
+	}
+	s.printf("best: %s, %sx the starting schedule (%.0f%% interval %s-%s, re-timed %d runs each): faster; keep it with: set %s\n", strings.Join(diff, " "),
+		fmtRatio(final.Ratio), 100*final.Level, fmtRatio(final.Lo), fmtRatio(final.Hi), max(2*reps, 10), strings.Join(diff, " "))
 	return nil
 }
 

@@ -80,7 +80,7 @@ func newCompareSection(c *Comparison) (compareSection, error) {
 	if err := c.check(); err != nil {
 		return compareSection{}, err
 	}
-	p, err := comparePlot(c.Title, c.Labels, c.Ms)
+	p, err := comparePlot(c)
 	if err != nil {
 		return compareSection{}, err
 	}
@@ -89,6 +89,9 @@ func newCompareSection(c *Comparison) (compareSection, error) {
 		return compareSection{}, err
 	}
 	t := htmlTable{Headers: []string{"run", "time (ms)", "speed-up"}}
+	if c.Lo != nil {
+		t.Headers = []string{"run", "time (ms, median)", "spread (min-max)", "verdict"}
+	}
 	for _, col := range []struct {
 		name string
 		n    int
@@ -102,7 +105,13 @@ func newCompareSection(c *Comparison) (compareSection, error) {
 		if c.Ms[i] > 0 && c.Ms[0] > 0 {
 			up = fmt.Sprintf("%.2fx", c.Ms[0]/c.Ms[i])
 		}
+		if c.Verdicts != nil {
+			up = c.Verdicts[i]
+		}
 		row := []string{c.Labels[i], Sig3(c.Ms[i]), up}
+		if c.Lo != nil {
+			row = []string{c.Labels[i], Sig3(c.Ms[i]), Sig3(c.Lo[i]) + "-" + Sig3(c.Hi[i]), up}
+		}
 		if c.Iterations != nil {
 			row = append(row, fmt.Sprint(c.Iterations[i]))
 		}

@@ -65,6 +65,8 @@ type Comparison struct {
 	Edges      []int64   // edges traversed
 	GTEPS      []float64 // 0: not measured
 	Verified   []string  // "ok", "DIFFERS", "-" ...
+	Lo, Hi     []float64 // each run's spread in ms, min and max (nil: one run each, no spread)
+	Verdicts   []string  // each run against the first: "1.52x faster (1.31-1.80)" (nil: speed-ups from Ms)
 }
 
 func (c *Comparison) check() error {
@@ -73,7 +75,7 @@ func (c *Comparison) check() error {
 		name string
 		n    int
 	}{{"times", len(c.Ms)}, {"iteration counts", len(c.Iterations)}, {"edge counts", len(c.Edges)},
-		{"GTEPS", len(c.GTEPS)}, {"verified", len(c.Verified)}} {
+		{"GTEPS", len(c.GTEPS)}, {"verified", len(c.Verified)}, {"spreads (min)", len(c.Lo)}, {"spreads (max)", len(c.Hi)}, {"verdicts", len(c.Verdicts)}} {
 		if l.n != n && (l.n != 0 || l.name == "times") {
 			return fmt.Errorf("viz: %d labels for %d %s", n, l.n, l.name)
 		}
@@ -93,7 +95,7 @@ func WriteComparisonPlot(path string, c *Comparison) error {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".svg", ".png":
 		return writeFile(path, func(w io.Writer) error {
-			p, err := comparePlot(c.Title, c.Labels, c.Ms)
+			p, err := comparePlot(c)
 			if err != nil {
 				return err
 			}
@@ -305,20 +307,49 @@ func (b binTicks) Ticks(min, max float64) []plot.Tick {
 	return out
 }
 
-func comparePlot(title string, labels []string, ms []float64) (*plot.Plot, error) {
+// comparePlot draws each run's median time as a bar and, when the runs were repeated, its
+// spread (min to max) as an error bar.
+func comparePlot(c *Comparison) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = c.Title
 	p.Y.Label.Text = "ms"
-	bc, err := plotter.NewBarChart(plotter.Values(ms), vg.Length(14*vg.Centimeter)/vg.Length(len(ms)+2))
+	if c.Lo != nil {
+		p.Y.Label.Text = "ms (median; bars: min-max)"
+	}
+	bc, err := plotter.NewBarChart(plotter.Values(c.Ms), vg.Length(14*vg.Centimeter)/vg.Length(len(c.Ms)+2))
 	if err != nil {
 		return nil, err
 	}
 	bc.Color = pushRGB
 	bc.LineStyle.Width = 0
 	p.Add(bc)
-	p.NominalX(labels...)
+	if c.Lo != nil {
+		pts := errorPoints{xys: make(plotter.XYs, len(c.Ms)), errs: make(plotter.YErrors, len(c.Ms))}
+		for i, m := range c.Ms {
+			pts.xys[i] = plotter.XY{X: float64(i), Y: m}
+			pts.errs[i].Low, pts.errs[i].High = c.Lo[i]-m, c.Hi[i]-m
+		}
+		eb, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, err
+		}
+		eb.LineStyle.Width = vg.Points(1.2)
+		eb.CapWidth = vg.Millimeter * 3
+		p.Add(eb)
+	}
+	p.NominalX(c.Labels...)
 	return p, nil
 }
+
+// errorPoints is what plotter.NewYErrorBars reads: points and their errors.
+type errorPoints struct {
+	xys  plotter.XYs
+	errs plotter.YErrors
+}
+
+func (e errorPoints) Len() int                        { return len(e.xys) }
+func (e errorPoints) XY(i int) (float64, float64)     { return e.xys.XY(i) }
+func (e errorPoints) YError(i int) (float64, float64) { return e.errs.YError(i) }
 
 // svgOf renders plots to an inline SVG string.
 func svgOf(plots [][]*plot.Plot, width, height vg.Length) (string, error) {

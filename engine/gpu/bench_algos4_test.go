@@ -88,6 +88,7 @@ func benchAlgos4(b *testing.B, a engine.Algorithm) {
 				}
 				b.ReportMetric(float64(res.Summary.Time.Microseconds())/1e3, "run-ms")
 				if a == engine.BC {
+					res.SetTEPS(g)
 					b.ReportMetric(res.Summary.GTEPS, "GTEPS")
 				}
 				if err := checkCPU(g, bg.name, res); err != nil {
