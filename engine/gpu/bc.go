@@ -35,8 +35,6 @@ import (
 //
 // [1] Brandes. A faster algorithm for betweenness centrality. J. Math. Sociology 2001.
 // [2] Wang et al. Gunrock. ACM TOPC 2017. [3] Beamer et al. SC 2012. [4] GAPBS src/bc.cc.
-func init() { drivers[engine.BC] = bc }
-
 // bcArgs mirrors struct BcArgs in kernels/bc.cu field for field (all 8 bytes).
 type bcArgs struct {
 	off, nbr, ioff, inbr     uint64
@@ -75,15 +73,10 @@ type bcState struct {
 	depth, sigma       buffer
 }
 
-func bc(r *run) error {
-	s := r.req.Schedule
-	srcs, err := engine.BCSources(r.req.Params, r.g)
-	if err != nil {
-		return fmt.Errorf("gpu: %v", err)
-	}
-	if r.req.Params.Sources == 0 || r.req.Params.Src < 0 {
-		r.res.Params.Src = int64(srcs[0]) // the source; with sampled sources, the first (src is unused)
-	}
+// resolveBC fills BC's auto knobs: data-driven over queues, update=rmw, and a warp per
+// vertex where degrees are skewed (a thread's hubs serialize) or a thread where they are even
+// (a warp's lanes idle on lists of about 32).
+func resolveBC(r *run, s *engine.Schedule) error {
 	switch {
 	case s.Driven == engine.Hybrid:
 		return unsupported("bc: driven=hybrid: bc runs data- or topology-driven; direction=auto switches push and pull")
@@ -104,16 +97,25 @@ func bc(r *run) error {
 		s.Update = engine.RMW
 	}
 	if s.LB == engine.LBAuto {
-		// A warp per vertex where degrees are skewed (kron 20: 9.5 ms against 79 ms with a
-		// thread, whose hubs serialize); a thread where they are even (urand 20: 2.7 ms against
-		// 4.6 ms with a warp, whose lanes idle on lists of about 32); H200, BenchmarkBC.
 		p := r.g.Properties()
 		s.LB = engine.LBWarp
 		if float64(p.MaxDegree) <= 4*max(p.AvgDegree, 1) {
 			s.LB = engine.LBThread
 		}
 	}
-	r.setSchedule(s)
+	return nil
+}
+
+// bc runs Brandes's two phases from every source.
+func bc(r *run) error {
+	s := r.s
+	srcs, err := engine.BCSources(r.req.Params, r.g)
+	if err != nil {
+		return fmt.Errorf("gpu: %v", err)
+	}
+	if r.req.Params.Sources == 0 || r.req.Params.Src < 0 {
+		r.res.Params.Src = int64(srcs[0]) // the source; with sampled sources, the first (src is unused)
+	}
 	n := int64(r.n)
 	b := &bcState{r: r, lb: s.LB.String(), width: 1, dir: s.Direction, data: s.Driven == engine.Data,
 		alpha: s.Alpha, beta: s.Beta}
@@ -395,12 +397,4 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 			EdgesScanned: int64(r.hctl[bcScanned]), Note: "whole phase"})
 	}
 	return nil
-}
-
-// modeOf is the trace mode of a data- or topology-driven run.
-func modeOf(data bool) engine.Driven {
-	if data {
-		return engine.Data
-	}
-	return engine.Topology
 }

@@ -13,18 +13,65 @@ import (
 // Approach: method=afforest (the default) links each vertex to two sampled neighbours, finds
 // the largest component from 1024 sampled labels and links the remaining edges of the other
 // vertices only (Sutton et al.; GAPBS cc.cc). method=sv is Shiloach-Vishkin as Soman et al. run
-// it on GPUs (Gunrock's hardwired CC): each round hooks the larger of two roots under the smaller over every edge
-// (cc_hook_<lb>), then jumps pointers until every vertex points at its root (cc_jump), until a
+// it on GPUs (Gunrock's hardwired CC): each round hooks the larger of two roots under the
+// smaller over every edge (cc_hook_<lb>), then jumps pointers until every vertex points at its root (cc_jump), until a
 // round hooks nothing; O(log V) rounds. method=labelprop propagates the smallest label, with
 // the direction, driven, frontier, dedup, update and sync knobs; on a directed graph each step
 // runs over the out-edges and the in-edges.
 //
 // [1] Soman, Kishore, Narayanan. A fast GPU algorithm for graph connectivity. IPDPSW 2010.
-// [3] Sutton, Ben-Nun, Barak. Optimizing parallel graph connectivity computation via subgraph
+// [2] Sutton, Ben-Nun, Barak. Optimizing parallel graph connectivity computation via subgraph
 // sampling. IPDPS 2018.
-// [2] Nasre, Burtscher, Pingali. IPDPS 2013 (label propagation, data vs topology).
-func init() { drivers[engine.CC] = cc }
+// [3] Nasre, Burtscher, Pingali. IPDPS 2013 (label propagation, data vs topology).
 
+// resolveCC fills CC's auto knobs: Afforest unless a label-propagation knob is set (then
+// labelprop, push, with the traversals' worklist rules), unfused unless fuse=on (which runs
+// Shiloach-Vishkin rounds: Afforest beats fused sv on every graph measured), TWC on dense
+// degrees and a thread per vertex on sparse ones (an all-vertex sweep).
+func resolveCC(r *run, s *engine.Schedule) error {
+	p := r.g.Properties()
+	if s.Fuse != engine.FuseOn {
+		s.Fuse = engine.FuseOff
+	} else {
+		labelKnobs := s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto ||
+			s.Dedup != engine.DedupAuto || s.PushAgg != engine.AggAuto || s.Sync != engine.SyncAuto
+		lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
+		if (s.Method != engine.MethodAuto && s.Method != engine.SV) || labelKnobs || !lbOK {
+			return unsupported("fuse=on runs cc as Shiloach-Vishkin rounds (method=sv) with lb=thread|warp|cta|twc (not %s)", s.Relevant(engine.CC, "gpu"))
+		}
+		s.Method = engine.SV
+	}
+	if s.LB == engine.LBAuto {
+		s.LB = engine.LBThread
+		if p.AvgDegree >= 5 {
+			s.LB = engine.LBTWC
+		}
+	}
+	resolveNP(s)
+	resolveUpdate(s)
+	labelKnobs := s.Direction != engine.DirAuto || s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto ||
+		s.Dedup != engine.DedupAuto || s.PushAgg != engine.AggAuto || s.Sync != engine.SyncAuto || s.Update == engine.RW
+	switch s.Method {
+	case engine.MethodAuto:
+		if labelKnobs {
+			s.Method = engine.LabelProp
+		} else {
+			s.Method = engine.Afforest
+		}
+	case engine.LabelProp, engine.SV, engine.Afforest:
+	default:
+		return unsupported("method=%s: the GPU engine's CC is labelprop, sv or afforest", s.Method)
+	}
+	if s.Method == engine.LabelProp {
+		if s.Direction == engine.DirAuto {
+			s.Direction = engine.Push
+		}
+		resolveWorklist(s, false, engine.AggWarp)
+	}
+	return nil
+}
+
+// cc runs the chosen method.
 func cc(r *run) error {
 	n := int64(r.n)
 	val, err := r.values("val")
@@ -286,5 +333,36 @@ func ccLabelProp(r *run, val buffer) error {
 			continue
 		}
 		return nil
+	}
+}
+
+// ccSVFused runs Shiloach-Vishkin's hook and jump rounds in cooperative launches of
+// cc_sv_fused_<lb> (kernels/cc.cu) until a round hooks nothing.
+func ccSVFused(r *run, val buffer) error {
+	name := "cc_sv_fused_" + lbSuffix[r.s.LB]
+	a := r.args(&r.dg.out)
+	a.val, a.valIn, a.inKind, a.memKind, a.outKind = val.addr(), val.addr(), kAll, kAll, kAll
+	sp, err := r.buf("spill", int64(r.n), false)
+	if err != nil {
+		return err
+	}
+	a.spill, a.outLen, a.rpb = sp.addr(), r.lenAddr(lenTmp), block
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		h, t, grid, err := r.coopSweeps(name, &a, fuseChunk)
+		if err != nil {
+			return err
+		}
+		hooked := true
+		k := r.fusedRecords(h, fuseChunk, name, grid, block, t, func(ctr []uint64) engine.Record {
+			hooked = ctr[cChanged] != 0
+			return engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+				EdgesScanned: int64(ctr[cEdges]), Note: "hook + pointer jumping"}
+		})
+		if k < fuseChunk || !hooked {
+			return nil
+		}
 	}
 }

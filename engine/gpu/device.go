@@ -260,3 +260,10 @@ func (d *device) event(i int) (cu.Event, error) {
 	}
 	return d.events[i], nil
 }
+
+// readI64 reads the int64 at byte offset off of b.
+func readI64(b buffer, off int64) (int64, error) {
+	var v [1]int64
+	err := download(v[:], buffer{ptr: b.ptr + cu.DevicePtr(off), bytes: 8})
+	return v[0], err
+}

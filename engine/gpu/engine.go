@@ -62,15 +62,16 @@ func (e *Engine) Device() string {
 	return fmt.Sprintf("%s (%d SMs, %.0f GiB, sm_%d)", e.dev.name, e.dev.sms, float64(e.dev.mem)/(1<<30), e.dev.cc)
 }
 
-// Run validates the request, uploads the graph if it is not cached, runs the algorithm's driver
-// on the device goroutine, and fills the summary.
+// Run validates the request and, on the device goroutine, resolves the schedule with the
+// algorithm's driver (drivers), uploads the graph if it is not cached, lets the driver prepare
+// (outside the timing) and run (timed), and fills the summary.
 func (e *Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, error) {
 	if err := req.Schedule.Validate(req.Algorithm, "gpu"); err != nil {
 		return nil, err
 	}
 	d, ok := drivers[req.Algorithm]
 	if !ok {
-		return nil, fmt.Errorf("gpu: %s: %w (the GPU engine runs bfs, sssp, cc and pr)", req.Algorithm, engine.ErrUnsupported)
+		return nil, fmt.Errorf("gpu: %s: %w (the GPU engine runs bfs, sssp, cc, pr, tc, bc, mis and mst)", req.Algorithm, engine.ErrUnsupported)
 	}
 	if req.Graph == nil || req.Graph.NumVertices() == 0 {
 		return nil, fmt.Errorf("gpu: the graph has no vertices")
@@ -90,20 +91,17 @@ func (e *Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, e
 	err := e.dev.do(func() error {
 		r := &run{eng: e, dev: e.dev, ctx: ctx, req: &req, res: res, g: req.Graph}
 		defer r.release()
-		if err := r.setup(); err != nil {
+		if err := r.setup(d); err != nil {
 			return err
 		}
-		if req.Algorithm == engine.SSSP {
-			r.dg.minWeight() // a host pass over the weights, once per graph, outside the timing
-		}
-		if req.Algorithm == engine.PR && r.s.Blocking > 0 {
-			// the blocked layout is built and uploaded once per graph, outside the timing, as the graph is
-			if _, err := r.blocked(r.s.Blocking); err != nil {
+		if d.prepare != nil {
+			// once per graph, outside the timing, as the graph's upload
+			if err := d.prepare(r); err != nil {
 				return err
 			}
 		}
 		start := time.Now()
-		if err := d(r); err != nil {
+		if err := d.run(r); err != nil {
 			return err
 		}
 		if err := r.sync(); err != nil {

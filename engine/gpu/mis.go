@@ -26,8 +26,6 @@ import (
 //
 // Input: any graph; arcs count both ways (a directed graph's in-lists are read too) and
 // self-loops are ignored. Expected O(log V) rounds of O(E) work; one trace record per round.
-func init() { drivers[engine.MIS] = mis }
-
 // misArgs mirrors struct MisArgs in kernels/mis.cu field for field (all 8 bytes).
 type misArgs struct {
 	off, nbr, ioff, inbr uint64
@@ -47,12 +45,13 @@ const (
 	misJoined, misScanned, misNext, misJoins = 0, 1, 2, 3
 )
 
-func mis(r *run) error {
-	s := r.req.Schedule
+// resolveMIS fills MIS's auto knobs: resolvePerVertex's, push, Jacobi rounds (sync=sync), and
+// dedup=atomic for the data-driven push's compaction.
+func resolveMIS(r *run, s *engine.Schedule) error {
 	if s.Dedup == engine.DedupCull {
 		return unsupported("mis: dedup=cull: the worklist is compacted from the undecided vertices, each once (dedup=atomic)")
 	}
-	if err := resolvePerVertex(&s, "mis", "the undecided vertices are a compacted queue"); err != nil {
+	if err := resolvePerVertex(s, "mis", "the undecided vertices are a compacted queue"); err != nil {
 		return err
 	}
 	if s.Direction == engine.DirAuto {
@@ -66,7 +65,12 @@ func mis(r *run) error {
 		// dedup stays not applicable there (Validate refuses dedup=atomic with pull)
 		s.Dedup = engine.DedupAtomic
 	}
-	r.setSchedule(s)
+	return nil
+}
+
+// mis runs the rounds until every vertex is decided.
+func mis(r *run) error {
+	s := r.s
 	n := int64(r.n)
 	data, push, async := s.Driven == engine.Data, s.Direction == engine.Push, s.Sync == engine.Async
 	seed := r.req.Params.Seed
@@ -196,41 +200,4 @@ func mis(r *run) error {
 	r.res.InSet = in
 	r.res.Summary.SetSize = size
 	return nil
-}
-
-// resolvePerVertex checks and fills the knobs of the algorithms that give each vertex a thread
-// and keep their live vertices in compacted queues (mis, mst): data- or topology-driven (data
-// by default), a queue, one atomic per compacted vertex, lb=thread, update=rmw. why says what
-// the queues hold, for the frontier refusal.
-func resolvePerVertex(s *engine.Schedule, alg, why string) error {
-	switch {
-	case s.Driven == engine.Hybrid:
-		return unsupported("%s: driven=hybrid: %s runs data- or topology-driven", alg, alg)
-	case s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue:
-		return unsupported("%s: frontier=%s: %s", alg, s.Frontier, why)
-	case s.PushAgg != engine.AggAuto:
-		return unsupported("%s: push_agg=%s: the worklists are compacted with one atomic per vertex", alg, s.PushAgg)
-	case s.LB != engine.LBAuto && s.LB != engine.LBThread:
-		return unsupported("%s: lb=%s: %s gives each vertex a thread (lb=thread)", alg, s.LB, alg)
-	}
-	if s.Driven == engine.DrivenAuto {
-		s.Driven = engine.Data
-	}
-	if s.Driven == engine.Data {
-		s.Frontier = engine.Queue
-	}
-	if s.Update == engine.UpdateAuto {
-		s.Update = engine.RMW
-	}
-	s.LB = engine.LBThread
-	return nil
-}
-
-// perVertexGrid is the grid of a thread-per-vertex launch: over the items of a worklist when
-// data-driven, over all n vertices when topology-driven.
-func perVertexGrid(data bool, items, n int64) int {
-	if !data {
-		return blocks(n, block)
-	}
-	return blocks(max(items, 1), block)
 }

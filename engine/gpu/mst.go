@@ -33,8 +33,6 @@ import (
 // every root each round. An unweighted graph weighs every edge 1. O(log V) rounds of O(E) work.
 //
 // [1] Boruvka 1926; Chung and Condon, IPPS 1996. [2] Pingali et al. (IrGL) OOPSLA 2016.
-func init() { drivers[engine.MST] = mst }
-
 // mstArgs mirrors struct MstArgs in kernels/mst.cu field for field (all 8 bytes).
 type mstArgs struct {
 	off, nbr, wt, roff, rsrc, rarc uint64
@@ -60,12 +58,14 @@ const (
 	mstHooked, mstScanned, mstVerts, mstRoots = 0, 1, 2, 3
 )
 
+// resolveMST fills MST's auto knobs (resolvePerVertex).
+func resolveMST(r *run, s *engine.Schedule) error {
+	return resolvePerVertex(s, "mst", "the live vertices and components are compacted queues")
+}
+
+// mst runs Boruvka's rounds until no component has an edge out.
 func mst(r *run) error {
-	s := r.req.Schedule
-	if err := resolvePerVertex(&s, "mst", "the live vertices and components are compacted queues"); err != nil {
-		return err
-	}
-	r.setSchedule(s)
+	s := r.s
 	n := int64(r.n)
 	data := s.Driven == engine.Data
 	a := mstArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), wt: r.dg.out.wt.addr(), n: n, ctr: r.ctl.addr()}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-	"unsafe"
 
 	"gorgonia.org/cu"
 
@@ -36,8 +35,147 @@ import (
 // Euro-Par 2015. [3] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015. [4] Merrill,
 // Garland. Merge-based parallel sparse matrix-vector multiplication. SC 2016. [5] Beamer,
 // Asanović, Patterson. Reducing PageRank communication via propagation blocking. IPDPS 2017.
-func init() { drivers[engine.PR] = pr }
 
+// resolvePR fills PageRank's auto knobs. On dense graphs (average degree 5 or more) an
+// all-auto schedule is the fused binned push (autoBinned); elsewhere topology-driven pull,
+// fused on sparse graphs and on even degrees (resolvePRFuse), blocked on large skewed graphs
+// (autoBlocking), Jacobi by default, Gauss-Seidel where it converges in fewer sweeps of the
+// same cost (fused sparse twc; even degrees, with lb=edge's tiles), and TWC.
+func resolvePR(r *run, s *engine.Schedule) error {
+	p := r.g.Properties()
+	req := r.req.Schedule
+	autoBinned(s, p.AvgDegree)
+	autoTiled(s, r.n, p.AvgDegree, p.MaxDegree)
+	if err := resolvePRFuse(s, p.AvgDegree, p.MaxDegree); err != nil {
+		return err
+	}
+	if s.LB == engine.LBAuto {
+		s.LB = engine.LBTWC
+	}
+	resolveNP(s)
+	if s.Driven == engine.DrivenAuto {
+		s.Driven = engine.Topology
+	}
+	if s.Direction == engine.DirAuto {
+		if s.Driven == engine.Data {
+			s.Direction = engine.Push
+		} else {
+			s.Direction = engine.Pull
+		}
+	}
+	if s.Blocking == 0 && s.Fuse == engine.FuseOff && s.Driven == engine.Topology && s.Direction == engine.Pull &&
+		req.LB == engine.LBAuto && req.Sync == engine.SyncAuto {
+		// blocking=auto blocks only when lb and sync are auto too: a chosen lb or sync
+		// may be one the blocked sweep refuses (edge, coo, np; Gauss-Seidel)
+		s.Blocking = autoBlocking(r.n, p.AvgDegree, p.MaxDegree)
+	}
+	if s.Blocking == 0 {
+		s.Blocking = engine.BlockingOff
+	}
+	if s.Sync == engine.SyncAuto {
+		switch {
+		case s.Blocking > 0:
+			s.Sync = engine.SyncDB // blocked sweeps accumulate partial sums: Jacobi
+		case s.Driven == engine.Data:
+			s.Sync = engine.Async
+		case s.Fuse == engine.FuseOn && p.AvgDegree < 5 && s.LB == engine.LBTWC:
+			// fused sweeps on sparse graphs: Gauss-Seidel converges in fewer sweeps of the
+			// same cost (road 1.5M, H200: 23 sweeps, 0.91 ms, against Jacobi's 33, 1.45 ms)
+			s.Sync = engine.Async
+		case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
+			(req.LB == engine.LBAuto || req.LB == engine.LBWarp || req.LB == engine.LBEdge):
+			// even degrees (urand): Gauss-Seidel converges in 4 sweeps where Jacobi needs 6
+			// (warp per vertex: 1.73 vs 1.97 ms on urand scale 20), and lb=edge's tiles
+			// (a warp per 8 vertices, their in-edges split evenly over its lanes) keep
+			// more gathers in flight than a warp per vertex (H200, fused: 0.285 against
+			// 0.336 ms a sweep, NOTES.md)
+			s.Sync = engine.Async
+			if req.LB == engine.LBAuto {
+				s.LB = engine.LBEdge
+			}
+		default:
+			s.Sync = engine.SyncDB
+		}
+	}
+	if binnedPush(s) && s.LB != engine.LBEdge {
+		if req.LB != engine.LBAuto {
+			return unsupported("push with blocking bins the destinations in shared memory and gives every block an equal run of the bins' edges (lb=edge); lb=%s needs blocking off", s.LB)
+		}
+		s.LB = engine.LBEdge
+	}
+	switch {
+	case s.Driven == engine.Data && s.Sync == engine.SyncDB:
+		return unsupported("data-driven PageRank applies residuals as they arrive; sync=sync (Jacobi) needs driven=topology")
+	case s.Driven == engine.Topology && s.Direction == engine.Push && s.Sync == engine.Async:
+		return unsupported("topology-driven push PageRank accumulates into a second array (Jacobi); sync=async needs direction=pull")
+	case s.Direction == engine.Pull && s.Sync == engine.Async && (s.LB == engine.LBCOO || s.LB == engine.LBNP):
+		// (pull lb=edge splits a tile's edges over a warp and writes each vertex once: it
+		// runs both)
+		return unsupported("sync=async (Gauss-Seidel) updates each vertex once in place; lb=%s splits a vertex's in-edges over threads", s.LB)
+	case s.Blocking > 0 && s.Sync == engine.Async && s.LB != engine.LBEdge:
+		// (blocking with lb=edge is the tiled sweep: a block owns its vertices' sums and
+		// writes each vertex once, so it runs both)
+		return unsupported("blocking with lb=%s sums each vertex's in-edges segment by segment and applies the sums after the last (Jacobi, sync=sync); sync=async (Gauss-Seidel) needs blocking off or lb=edge", s.LB)
+	case s.Blocking > 0 && (s.LB == engine.LBCOO || s.LB == engine.LBNP):
+		return unsupported("blocking maps the blocked layout's rows with lb=thread|warp|cta|twc, or tiles it with lb=edge; lb=%s needs blocking off", s.LB)
+	}
+	if s.Update == engine.UpdateAuto {
+		s.Update = engine.RMW
+	}
+	return nil
+}
+
+// resolvePRFuse decides fuse for PageRank and checks fuse=on: the fused sweeps run
+// topology-driven pull PageRank with lb=thread|warp|cta|twc|edge, and the binned push.
+// fuse=auto fuses the binned push (a sweep, a barrier, the apply, a barrier), the unblocked
+// pull sweeps on sparse graphs (average degree under 5: road networks), where a sweep is a few
+// tens of microseconds of work and dozens are needed, and on even degrees (average 5 or more,
+// maximum under 8 x the average: urand), where resolvePR then takes Gauss-Seidel lb=edge and
+// fusing saves the launch and read-back between its sweeps; skewed graphs stay unfused, where
+// a cooperative grid's sweep is slower than a full one.
+func resolvePRFuse(s *engine.Schedule, avgDeg float64, maxDeg int64) error {
+	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
+	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
+	binned := binnedPush(s) && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
+		(s.LB == engine.LBAuto || s.LB == engine.LBEdge)
+	if s.Fuse == engine.FuseAuto {
+		even := avgDeg >= 5 && float64(maxDeg) < 8*avgDeg
+		switch {
+		case binned:
+			s.Fuse = engine.FuseOn
+		case avgDeg < 5 && lbOK && pull:
+			s.Fuse = engine.FuseOn
+		case even && pull && (s.LB == engine.LBAuto || s.LB == engine.LBEdge) && (s.Sync == engine.SyncAuto || s.Sync == engine.Async):
+			s.Fuse = engine.FuseOn
+		}
+	}
+	if s.Fuse != engine.FuseOn {
+		s.Fuse = engine.FuseOff
+		return nil
+	}
+	if binned {
+		s.Driven = engine.Topology
+		return nil
+	}
+	if s.Driven == engine.Data || s.Direction == engine.Push || !(lbOK || s.LB == engine.LBEdge) {
+		return unsupported("fuse=on runs topology-driven pull PageRank with lb=thread|warp|cta|twc|edge, or the binned push (direction=push blocking=N lb=edge) (not %s)", s.Relevant(engine.PR, "gpu"))
+	}
+	s.Driven, s.Direction = engine.Topology, engine.Pull
+	return nil
+}
+
+// preparePR builds and uploads the blocked, tiled or binned layout of blocking=N, once per
+// graph, outside the timing, as the graph is.
+func preparePR(r *run) error {
+	if r.s.Blocking > 0 {
+		if _, err := r.blocked(r.s.Blocking); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pr runs PageRank: the start ranks, then the topology- or data-driven sweeps.
 func pr(r *run) error {
 	s := r.s
 	p := r.req.Params
@@ -480,7 +618,7 @@ var (
 // (lb=edge, 1.19); kron scale 20, 8 sweeps, 0.97 at 8192 (4096 and 16384: 1.03-1.04), where
 // the blocked Jacobi pull (twc) took 1.94. On sparse graphs (road, NY) it loses (road 1.5M:
 // 33 Jacobi sweeps, 3.1 ms, against the fused Gauss-Seidel pull's 22 sweeps, 0.75 ms): auto
-// leaves them to resolveSweepFuse.
+// leaves them to resolvePRFuse.
 func autoBinned(s *engine.Schedule, avgDeg float64) {
 	if !PRAutoBinned || avgDeg < 5 {
 		return
@@ -490,21 +628,6 @@ func autoBinned(s *engine.Schedule, avgDeg float64) {
 		return
 	}
 	s.Direction, s.Driven, s.Blocking, s.LB, s.Sync, s.Fuse = engine.Push, engine.Topology, PRBinAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
-}
-
-// launchShared starts a staged tiled sweep with its shape's block size and shared memory,
-// bracketed by timing events as run.launch.
-func (r *run) launchShared(name string, sh tiledShape, a *kargs) error {
-	fn, err := r.dev.fn(name)
-	if err != nil {
-		return err
-	}
-	return r.timedKernel(name, sh.grid, sh.threads, func() error {
-		if err := launchShared(fn, sh.grid, sh.threads, sh.shmem, unsafe.Pointer(a), false); err != nil {
-			return fmt.Errorf("%w (kernel %s, grid %d x %d, %d bytes of shared memory)", err, name, sh.grid, sh.threads, sh.shmem)
-		}
-		return nil
-	})
 }
 
 // tiledArgs points a sweep's arguments at the tiled layout (kernels/pr.cu tpull_sweep): off the
@@ -589,18 +712,6 @@ func prGrid(r *run, lb engine.LoadBalance, rows, edges int64) int {
 		g = min(g, PRBlocksPerSM*r.dev.sms)
 	}
 	return g
-}
-
-func lbGrid(lb engine.LoadBalance, rows, edges int64) int {
-	switch lb {
-	case engine.LBWarp:
-		return blocks(rows, block/32)
-	case engine.LBCTA:
-		return blocks(rows, 1)
-	case engine.LBEdge, engine.LBCOO:
-		return blocks(edges, block)
-	}
-	return blocks(rows, block)
 }
 
 func prData(r *run, a kargs) error {

@@ -196,8 +196,9 @@ type run struct {
 	iter    int
 	iterT   time.Time
 	tag     uint32
-	note    string // added to the next iteration record's note
-	prRank  buffer // PageRank: the buffer holding the latest ranks
+	note    string  // added to the next iteration record's note
+	prRank  buffer  // PageRank: the buffer holding the latest ranks
+	tc      *tcPlan // triangle counting: what resolveTC left for the run
 	collect func() error
 }
 
@@ -258,12 +259,13 @@ func (p *bufPool) drain() {
 	p.bytes = 0
 }
 
-// setup resolves the schedule and uploads the graph (the out-CSR) if it is not cached.
-func (r *run) setup() error {
+// setup resolves the schedule with the algorithm's driver and uploads the graph (the
+// out-CSR) if it is not cached.
+func (r *run) setup(d driver) error {
 	r.n, r.m = r.g.NumVertices(), r.g.NumArcs()
 	r.bufs = map[string]*buffer{}
 	r.hctl = make([]uint64, ctlWords)
-	if err := r.resolve(); err != nil {
+	if err := r.resolve(d); err != nil {
 		return err
 	}
 	dg, err := r.eng.graph(r.g, r.estimate())
@@ -465,69 +467,6 @@ func (r *run) lenAddr(i int) uint64 { return r.ctl.addr() + uint64(i)*4 }
 
 // hlen reads queue length slot i from the last counter read-back.
 func (r *run) hlen(i int) int64 { return int64(uint32(r.hctl[i/2] >> (32 * (i % 2)))) }
-
-func blocks(items int64, per int) int {
-	g := (items + int64(per) - 1) / int64(per)
-	if g < 1 {
-		g = 1
-	}
-	if g > maxGrid {
-		g = maxGrid
-	}
-	return int(g)
-}
-
-// launch starts kernel name with grid blocks, bracketed by timing events.
-func (r *run) launch(name string, grid int, a *kargs) error {
-	fn, err := r.dev.fn(name)
-	if err != nil {
-		return err
-	}
-	if grid < 1 {
-		grid = 1
-	}
-	if grid > maxGrid {
-		grid = maxGrid
-	}
-	return r.timedKernel(name, grid, block, func() error {
-		if err := launch(fn, grid, block, unsafe.Pointer(a), false); err != nil {
-			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
-		}
-		return nil
-	})
-}
-
-// timed runs start, one kernel launch, between the run's next pair of timing events and
-// returns the pair (a fused launch reads its time from them at once).
-func (r *run) timed(start func() error) (ev0, ev1 cu.Event, err error) {
-	if ev0, err = r.dev.event(r.nev); err != nil {
-		return
-	}
-	if ev1, err = r.dev.event(r.nev + 1); err != nil {
-		return
-	}
-	if err = ev0.Record(cu.Stream{}); err != nil {
-		return ev0, ev1, check("cuEventRecord", err)
-	}
-	if err = start(); err != nil {
-		return
-	}
-	if err = ev1.Record(cu.Stream{}); err != nil {
-		return ev0, ev1, check("cuEventRecord", err)
-	}
-	return
-}
-
-// timedKernel is timed for a kernel of a host-driven step: its pair of events is kept, with
-// the kernel's name and shape, until the step's record reads the times (pending).
-func (r *run) timedKernel(name string, grid, block int, start func() error) error {
-	if _, _, err := r.timed(start); err != nil {
-		return err
-	}
-	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nev})
-	r.nev += 2
-	return nil
-}
 
 // clearCounters zeroes the counters (not the queue lengths).
 func (r *run) clearCounters() error { return memset8(r.ctl, 0, 16*8) }

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"unsafe"
 
-	"gorgonia.org/cu"
-
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
 )
@@ -33,8 +31,8 @@ import (
 //     lists are sorted by rank (relabel=on, order=id) only the part of N+(x) after v can meet
 //     N+(v).
 //     lb=vertex: a warp per vertex, a lane per arc (hash: a block per vertex); lb=edge: a
-//     thread per oriented arc (hash: a block per 256 consecutive arcs). Auto is lb=vertex
-//     with intersect=merge (measurements in tc below).
+//     thread per oriented arc (hash: a block per 256 consecutive arcs). Auto is lb=edge
+//     with intersect=merge (resolveTC).
 //
 // Input: a CSR with sorted lists; a directed graph is symmetrized on the host first;
 // duplicates and self-loops are skipped. Time O(m^1.5) with order=degree; device memory: the
@@ -42,7 +40,14 @@ import (
 //
 // [1] Shun and Tangwongsan. Multicore triangle computations without tuning. ICDE 2015.
 // [2] Wang et al. Gunrock. ACM TOPC 2017, section 6. [3] GAPBS src/tc.cc.
-func init() { drivers[engine.TC] = tc }
+
+// tcPlan is what resolveTC leaves for tc: a directed graph's undirected lists (built on the
+// host; nil for an undirected graph) and why the relabel choice was made (the trace note).
+type tcPlan struct {
+	off []int64
+	nbr []uint32
+	why string
+}
 
 // tcArgs mirrors struct TcArgs in kernels/tc.cu field for field (all 8 bytes).
 type tcArgs struct {
@@ -61,98 +66,62 @@ type tcArgs struct {
 var _ [112 - unsafe.Sizeof(tcArgs{})]byte // sizeof(TcArgs), static_asserted in tc.cu
 var _ [unsafe.Sizeof(tcArgs{}) - 112]byte
 
-// launchStruct launches kernel name with a copy of the argument struct *a (run.launchStruct,
-// typed): the copy is an allocation of its own that holds no Go pointer, as cgo requires, where
-// *a may sit inside a struct that holds some.
-func launchStruct[T any](r *run, name string, grid int, a *T) error {
-	c := *a
-	return r.launchStruct(name, grid, unsafe.Pointer(&c))
-}
-
-// launchStruct is run.launch for the kernels whose parameter is their own argument struct
-// (tc, bc, mis, mst): kernel name with grid blocks of 256 threads, timed with events.
-func (r *run) launchStruct(name string, grid int, args unsafe.Pointer) error {
-	fn, err := r.dev.fn(name)
-	if err != nil {
-		return err
-	}
-	grid = min(max(grid, 1), maxGrid)
-	return r.timedKernel(name, grid, block, func() error {
-		if err := launch(fn, grid, block, args, false); err != nil {
-			return fmt.Errorf("%w (kernel %s, grid %d x %d)", err, name, grid, block)
-		}
-		return nil
-	})
-}
-
-// setSchedule records the driver's own resolution of the request's schedule (resolve.go does
-// not know tc, bc, mis and mst).
-func (r *run) setSchedule(s engine.Schedule) {
-	r.s = s
-	r.res.Schedule = s
-}
-
-// readI64 reads the int64 at byte offset off of b.
-func readI64(b buffer, off int64) (int64, error) {
-	var v [1]int64
-	err := download(v[:], buffer{ptr: b.ptr + cu.DevicePtr(off), bytes: 8})
-	return v[0], err
-}
-
-func tc(r *run) error {
-	s := r.req.Schedule
-	// Auto is edge-parallel merge (kron and urand scale 20 on an H200: lb=edge merge 19.0 and
-	// 2.0 ms; vertex-parallel merge 21.3 and 2.4 ms, hash 26.8 and 6.6 ms, binary 45.0 and
-	// 3.4 ms).
+// resolveTC fills TC's auto knobs: lb=edge with intersect=merge (edge-parallel merge beat
+// vertex-parallel merge, hash and binary search on kron and urand), order=degree when GAPBS's
+// sampled heuristic finds the degrees skewed (else id), and relabel=on where the order is
+// degree and the degrees are skewed. On a directed graph the heuristic reads the underlying
+// undirected graph, which it builds here on the host and keeps for the run (r.tc).
+func resolveTC(r *run, s *engine.Schedule) error {
 	if s.Intersect == engine.IntersectAuto {
 		s.Intersect = engine.IntersectMerge
 	}
 	if s.LB == engine.LBAuto {
 		s.LB = engine.LBEdge
 	}
-	if s.LB != engine.LBVertex && s.LB != engine.LBEdge {
-		return unsupported("tc: lb=%s: triangle counting is vertex- or edge-parallel (lb=vertex|edge)", s.LB)
-	}
-	// 0. The undirected lists: the graph itself, or its symmetrization built on the host.
-	n := int64(r.n)
-	hostOff := r.g.Offsets
-	uoff, unbr := r.dg.out.off, r.dg.out.nbr
+	r.tc = &tcPlan{off: r.g.Offsets}
 	if r.g.Directed {
-		off, nb := tcUnion(r.g)
-		hostOff = off
-		var err error
-		if uoff, err = upload(off); err != nil {
-			return err
-		}
-		defer uoff.free()
-		if unbr, err = upload(nb); err != nil {
-			return err
-		}
-		defer unbr.free()
+		r.tc.off, r.tc.nbr = tcUnion(r.g)
 	}
-	skewed, reason := engine.TCWorthRelabelling(hostOff)
+	skewed, reason := engine.TCWorthRelabelling(r.tc.off)
 	if s.Order == engine.OrderAuto {
 		s.Order = engine.OrderID
 		if skewed || s.Relabel == engine.RelabelOn {
 			s.Order = engine.OrderDegree
 		}
 	}
-	why := "relabel=" + s.Relabel.String()
-	switch s.Relabel {
-	case engine.RelabelOn:
-		if s.Order != engine.OrderDegree {
-			return fmt.Errorf("gpu: tc: relabel=on renumbers the vertices in degree order, which is order=degree; with order=%s there is nothing to renumber by (use relabel=off)", s.Order)
-		}
-	case engine.RelabelAuto:
-		why = reason
+	// (Validate refuses relabel=on with order=id or none.)
+	r.tc.why = "relabel=" + s.Relabel.String()
+	if s.Relabel == engine.RelabelAuto {
+		r.tc.why = reason
 		s.Relabel = engine.RelabelOff
 		if skewed && s.Order == engine.OrderDegree {
 			s.Relabel = engine.RelabelOn
 		} else if s.Order != engine.OrderDegree {
-			why = "order=" + s.Order.String() + ": no degree order to renumber by"
+			r.tc.why = "order=" + s.Order.String() + ": no degree order to renumber by"
 		}
 	}
-	r.setSchedule(s)
+	return nil
+}
+
+// tc counts the triangles.
+func tc(r *run) error {
+	s := r.s
+	why := r.tc.why
+	// 0. The undirected lists: the graph itself, or its symmetrization (resolveTC) uploaded.
+	n := int64(r.n)
+	hostOff := r.tc.off
+	uoff, unbr := r.dg.out.off, r.dg.out.nbr
+	if r.tc.nbr != nil {
+		var err error
+		if uoff, err = upload(r.tc.off); err != nil {
+			return err
+		}
+		defer uoff.free()
+		if unbr, err = upload(r.tc.nbr); err != nil {
+			return err
+		}
+		defer unbr.free()
+	}
 	relabel := s.Relabel == engine.RelabelOn
 	edge := s.LB == engine.LBEdge
 
