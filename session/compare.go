@@ -285,7 +285,7 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 			s.printf("\r\x1b[K  %s: round %d of %d over %s", kind, round, rounds, plural(int64(valid), "row", "rows"))
 		}
 	}
-	err = s.timeRows(ctx, timed, max(defaultGridRepeat, minRuns(valid-1)), progress)
+	err = s.timeRows(ctx, timed, defaultRuns(valid-1), progress)
 	if s.opts.Interactive && s.text() {
 		s.printf("\r\x1b[K")
 	}
@@ -455,6 +455,9 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 	s.printf("%s", s.table(headers, rows))
 	if base >= 0 {
 		s.printNote(c.method(base))
+	}
+	if _, why := c.best(); why != "" {
+		s.printf("%s\n", why)
 	}
 	for _, n := range notes {
 		if len(n.rows) == 1 {

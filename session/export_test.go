@@ -187,9 +187,12 @@ func TestCompareAndSweep(t *testing.T) {
 		}
 	}
 	do(t, s, out, "set direction=auto")
-	if err := s.Exec(context.Background(), "tune bfs direction=push,pull"); err == nil {
-		t.Errorf("tune with a list: no error")
+	if err := s.Exec(context.Background(), "tune bfs src=0,1"); err == nil {
+		t.Errorf("tune with a list of a parameter: no error")
 	}
+	// A knob given a list is the only one tuned, over those values.
+	o = do(t, s, out, "tune bfs direction=push,pull repeat=2 as t3")
+	mustContain(t, "tune with a list", o, "t3: tune bfs on k [cpu]: 3 schedules tried")
 }
 
 func TestFilesSaveOpenReport(t *testing.T) {

@@ -97,20 +97,20 @@ func (c *comparison) toViz() *viz.Comparison {
 	return vc
 }
 
-// vizBest is the index, among the rows toViz returns, of the row a chart may call best: the
-// fastest of those the verdict calls faster than the baseline; -1 when none is.
+// vizBest is the index, among the rows toViz returns, of the row a chart may call best
+// (comparison.best); -1 when none is.
 func (c *comparison) vizBest() int {
-	best, at, k := -1, 0.0, 0
-	for _, row := range c.rows {
-		if row.r == nil {
-			continue
+	best, _ := c.best()
+	k := 0
+	for i, row := range c.rows {
+		if i == best {
+			return k
 		}
-		if row.verdict.Word == verdictFaster && row.verdict.Ratio > at {
-			best, at = k, row.verdict.Ratio
+		if row.r != nil {
+			k++
 		}
-		k++
 	}
-	return best
+	return -1
 }
 
 var ansiRE = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]|\r")

@@ -18,20 +18,24 @@ import (
 var scriptChecks = map[string][]string{
 	"tour.gw": {
 		`\*demo +4,039`,
-		`k: 1,024 vertices`,
+		`k: 4,096 vertices`,
 		`out-degree histogram`,
-		`bfs1 bfs on k \[cpu\]: reached [\d,]+ of 1,024 vertices`,
+		`bfs1 bfs on k \[cpu\]: reached [\d,]+ of 4,096 vertices`,
 		`switch direction push -> pull`,
 		`bfs_push: bfs agrees with the reference engine`,
-		`sssp1 sssp on k \[cpu\]: reached [\d,]+ of 1,024`,
+		`sssp1 sssp on k \[cpu\]: reached [\d,]+ of 4,096`,
 		`cc1 cc on k \[cpu\]: [\d,]+ components`,
 		`pr1 pr on k \[cpu\]: rank sum`,
 		`cmp1: compare bfs on k`,
 		`(?m)^cmp1\.2 +pull .* ok$`,
-		`sweep1: sweep bfs on k: alpha=5,10,15,20,25,30`,
+		`sweep1: sweep bfs on k: alpha=0.01,1,15`,
 		`time against alpha`,
+		`best: sweep1\.3 \(alpha=15\)`,
+		`tune1: tune bfs on k \[cpu\]: 3 schedules tried`,
+		`best: direction=auto, .* faster; keep it with: set direction=auto`,
 		`bfs2 bfs on demo \[cpu\]: reached 4,039 of 4,039`,
 		`median .*3 runs`,
+		`median .*4 runs from 4 random sources`,
 		`usage: compare`,
 	},
 	"lab-data-vs-topology.gw": {
@@ -72,24 +76,7 @@ func TestScripts(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s has no checks in scriptChecks", f)
 			}
-			var out, errs bytes.Buffer
-			s := New(Options{Out: &out})
-			if err := s.LoadDemo(); err != nil {
-				t.Fatal(err)
-			}
-			fh, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fh.Close()
-			err = RunScript(context.Background(), s, f, fh, &errs, false)
-			if err != nil && strings.Contains(errs.String(), engine.ErrUnsupported.Error()) {
-				t.Skipf("an engine lacks an algorithm yet: %s", errs.String())
-			}
-			if err != nil {
-				t.Fatalf("%v\n%s\noutput:\n%s", err, errs.String(), out.String())
-			}
-			o := out.String()
+			o := runScript(t, f)
 			for _, c := range checks {
 				if !regexp.MustCompile(c).MatchString(o) {
 					t.Errorf("output lacks %s", c)
@@ -100,11 +87,60 @@ func TestScripts(t *testing.T) {
 					t.Errorf("output has %q", bad)
 				}
 			}
+			if filepath.Base(f) == "tour.gw" && !t.Failed() {
+				// Run twice, the tour's sweep and tune crown the same winners.
+				w1, w2 := tourWinners(o), tourWinners(runScript(t, f))
+				if len(w1) != 2 || strings.Join(w1, "\n") != strings.Join(w2, "\n") {
+					t.Errorf("the tour's winners: first run %q, second run %q; want the same two", w1, w2)
+				}
+			}
 			if t.Failed() {
 				t.Logf("output:\n%s", o)
 			}
 		})
 	}
+}
+
+// runScript runs a script on a session with the demo graph and returns what it printed.
+func runScript(t *testing.T, f string) string {
+	t.Helper()
+	var out, errs bytes.Buffer
+	s := New(Options{Out: &out})
+	if err := s.LoadDemo(); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	err = RunScript(context.Background(), s, f, fh, &errs, false)
+	if err != nil && strings.Contains(errs.String(), engine.ErrUnsupported.Error()) {
+		t.Skipf("an engine lacks an algorithm yet: %s", errs.String())
+	}
+	if err != nil {
+		t.Fatalf("%v\n%s\noutput:\n%s", err, errs.String(), out.String())
+	}
+	return out.String()
+}
+
+// tourWinners are the winners the tour's sweep (section 5) and tune (section 6) name: their
+// "best:" lines up to the first comma or semicolon.
+func tourWinners(o string) []string {
+	var w []string
+	section := ""
+	for _, l := range strings.Split(o, "\n") {
+		if strings.HasPrefix(l, "== ") {
+			section = strings.Fields(l)[1]
+		}
+		if rest, ok := strings.CutPrefix(l, "best: "); ok && (section == "5." || section == "6.") {
+			if i := strings.IndexAny(rest, ",;"); i >= 0 {
+				rest = rest[:i]
+			}
+			w = append(w, section+" "+rest)
+		}
+	}
+	return w
 }
 
 func TestRunScriptErrors(t *testing.T) {

@@ -423,7 +423,7 @@ func TestColorAndProgress(t *testing.T) {
 	if !strings.Contains(o, "\x1b[1;32mbfs1") && !strings.Contains(o, "\x1b[1m\x1b[32mbfs1") {
 		t.Errorf("no colour on a terminal:\n%q", o)
 	}
-	if !strings.Contains(o, "\r\x1b[K  compare: round 2 of 5") {
+	if !strings.Contains(o, "\r\x1b[K  compare: round 2 of 7") {
 		t.Errorf("no progress line on a terminal:\n%q", o)
 	}
 	for _, l := range strings.Split(o, "\n") {

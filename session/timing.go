@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -125,6 +126,9 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		if last {
 			name = t.name
 		}
+		// A collection of the earlier runs' garbage would otherwise land inside some runs and
+		// not others: collect it before each run, as testing.B does before a benchmark.
+		runtime.GC()
 		r, err := s.execute(ctx, sp, live, name)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -22,17 +22,22 @@ const tuneMaxRuns = 120
 func cmdTune(ec *execCtx) error {
 	s := ec.s
 	if len(ec.args) == 0 {
-		return fmt.Errorf("tune: want an algorithm: tune bfs [k=v ...] [repeat=N]")
+		return fmt.Errorf("tune: want an algorithm: tune bfs [k=v ...] [knob=v1,v2,...] [repeat=N]")
 	}
 	alg, pairs, as, err := s.parseMulti("tune", ec.args)
 	if err != nil {
 		return err
 	}
 	fixed := map[string]bool{}
+	listed := map[string][]string{} // knob=v1,v2,...: tune only these knobs, over these values
 	var set []setting
 	for _, p := range pairs {
-		if strings.ContainsAny(p.Value, ",:") && p.Key != "np" {
-			return fmt.Errorf("tune: %s=%s: tune picks the values itself; give fixed values only", p.Key, p.Value)
+		if strings.Contains(p.Value, ":") && p.Key != "np" || strings.Contains(p.Value, ",") && !isKnob(p.Key) {
+			return fmt.Errorf("tune: %s=%s: give a knob a list of values to try (direction=push,pull,auto), or a fixed value", p.Key, p.Value)
+		}
+		if strings.Contains(p.Value, ",") && p.Key != "np" {
+			listed[p.Key] = splitList(p.Value)
+			continue
 		}
 		fixed[p.Key] = true
 		set = append(set, setting{p.Key, p.Value})
@@ -46,7 +51,15 @@ func cmdTune(ec *execCtx) error {
 	}
 	var knobs []engine.Knob
 	for _, k := range engine.Knobs() {
-		if k.Values != nil && k.Name != "np" && !fixed[k.Name] && k.AppliesTo(alg, base.engineName) {
+		if vs, ok := listed[k.Name]; ok {
+			if !k.AppliesTo(alg, base.engineName) {
+				return fmt.Errorf("tune %s: %s does not apply to %s on the %s engine", alg, k.Name, alg, base.engineName)
+			}
+			k.Values = vs
+			knobs = append(knobs, k)
+			continue
+		}
+		if len(listed) == 0 && k.Values != nil && k.Name != "np" && !fixed[k.Name] && k.AppliesTo(alg, base.engineName) {
 			knobs = append(knobs, k)
 		}
 	}
@@ -69,34 +82,37 @@ func cmdTune(ec *execCtx) error {
 		}
 		return row
 	}
-	// The candidates of a pass: each other value of each knob, where valid and in the space.
-	candidates := func(from engine.Schedule) []engine.Schedule {
+	// The candidates for a knob: each of its other values, where valid and in the space.
+	candidates := func(from engine.Schedule, k engine.Knob) []engine.Schedule {
 		var out []engine.Schedule
-		for _, k := range knobs {
-			for _, v := range k.Values {
-				cand := from
-				if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == from.Get(k.Name) {
-					continue
-				}
-				if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, base.sched, fixed) {
-					continue
-				}
-				out = append(out, cand)
+		for _, v := range k.Values {
+			cand := from
+			if cand.Set(k.Name, v) != nil || cand.Get(k.Name) == from.Get(k.Name) {
+				continue
 			}
+			if cand.Validate(alg, base.engineName) != nil || !inSpace(base.engineName, alg, cand, base.sched, fixed) {
+				continue
+			}
+			out = append(out, cand)
 		}
 		return out
 	}
-	tests := max(len(candidates(base.sched)), 1)
+	tests := 0
+	for _, k := range knobs {
+		tests += len(candidates(base.sched, k))
+	}
+	tests = max(tests, 1)
 	reps := base.repeat
 	if reps == 0 {
-		reps = max(defaultGridRepeat, minRuns(tests))
+		reps = defaultRuns(tests)
 	}
 	clearLine := func() {
 		if s.opts.Interactive && s.text() {
 			s.printf("\r\x1b[K")
 		}
 	}
-	// time runs rows round-robin, verifies the last of them and returns the timed rows.
+	// timeAll times rows round-robin, verifies them (of several, all but the first, the best so
+	// far) and returns the timed rows.
 	timeAll := func(rows []*compareRow, n int) ([]*timedRow, error) {
 		var ts []*timedRow
 		for _, row := range rows {
@@ -112,7 +128,14 @@ func cmdTune(ec *execCtx) error {
 		if err := s.timeRows(ec.ctx, ts, n, nil); err != nil {
 			return nil, err
 		}
-		return ts, s.verifyRow(ec.ctx, ts[len(ts)-1])
+		for i, t := range ts {
+			if i > 0 || len(ts) == 1 { // the first of several is the best so far, verified before
+				if err := s.verifyRow(ec.ctx, t); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return ts, nil
 	}
 	good := func(row *compareRow) bool { return row.r != nil && row.verified == "ok" }
 	best := base.sched
@@ -136,37 +159,52 @@ func cmdTune(ec *execCtx) error {
 	bestRow := baseRow
 	for pass := 0; pass < 2; pass++ {
 		improved := false
-		for _, cand := range candidates(best) {
-			if len(tried) >= tuneMaxRuns {
-				break
+		// Knob by knob, its other values are timed round-robin with the best so far (re-timed
+		// beside them); the fastest of those faster beyond noise and verified becomes the best.
+		for _, k := range knobs {
+			cands := candidates(best, k)
+			rows := []*compareRow{rowOf(best)}
+			var timed []engine.Schedule
+			for _, cand := range cands {
+				if _, ok := tried[cand.String()]; ok || len(tried) >= tuneMaxRuns {
+					continue
+				}
+				row := rowOf(cand)
+				tried[cand.String()] = row
+				rows = append(rows, row)
+				timed = append(timed, cand)
 			}
-			if _, ok := tried[cand.String()]; ok {
+			if len(rows) == 1 {
 				continue
 			}
 			if s.opts.Interactive && s.text() {
-				s.printf("\r\x1b[K  tune %d: %s", len(tried)+1, cand.String())
+				s.printf("\r\x1b[K  tune: %s, %s", k.Name, plural(int64(len(rows)-1), "value", "values"))
 			}
-			// The candidate is timed round-robin with the best so far, re-timed beside it.
-			row := rowOf(cand)
-			tried[cand.String()] = row
-			ts, err := timeAll([]*compareRow{rowOf(best), row}, reps)
+			ts, err := timeAll(rows, reps)
 			if err != nil {
 				clearLine()
 				return fmt.Errorf("tune: %w", err)
 			}
-			// Only runs and failures are rows: a schedule the engine refuses tells nothing about
-			// speed (inSpace keeps most of them out; one whose auto knobs resolve outside the
-			// engine's space can still be refused).
-			if row.r == nil && !strings.HasPrefix(row.status, "failed") {
-				continue
+			var win *compareRow
+			var winSched engine.Schedule
+			for i, row := range rows[1:] {
+				// Only runs and failures are rows: a schedule the engine refuses tells nothing
+				// about speed (inSpace keeps most of them out; one whose auto knobs resolve
+				// outside the engine's space can still be refused).
+				if row.r == nil && !strings.HasPrefix(row.status, "failed") {
+					continue
+				}
+				c.rows = append(c.rows, row)
+				if row.r == nil || ts[0].row.r == nil {
+					continue
+				}
+				row.verdict = compareTimes(ts[0].row.times, row.times, tests)
+				if good(row) && row.verdict.Word == verdictFaster && (win == nil || row.median() < win.median()) {
+					win, winSched = row, timed[i]
+				}
 			}
-			c.rows = append(c.rows, row)
-			if row.r == nil || ts[0].row.r == nil {
-				continue
-			}
-			row.verdict = compareTimes(ts[0].row.times, row.times, tests)
-			if good(row) && row.verdict.Word == verdictFaster {
-				best, bestRow, improved = cand, row, true
+			if win != nil {
+				best, bestRow, improved = winSched, win, true
 			}
 		}
 		if !improved {
@@ -227,7 +265,7 @@ func cmdTune(ec *execCtx) error {
 	if len(rows) > 15 {
 		s.printf("(%d more: export %s csv FILE lists them all)\n", len(rows)-15, c.name)
 	}
-	s.printNote(fmt.Sprintf("each candidate timed %d times round-robin with the best so far, after a warm-up; kept when faster at %.1f%% (Mann-Whitney, Bonferroni over %s; help compare).",
+	s.printNote(fmt.Sprintf("each knob's values timed %d times round-robin with the best so far, after a warm-up; the fastest kept when faster at %.1f%% (Mann-Whitney, Bonferroni over %s; help compare).",
 		reps, 100*(1-familyAlpha/float64(tests)), plural(int64(tests), "candidate", "candidates")))
 	if bestRow == baseRow {
 		s.printf("best: the starting schedule (%s): no change was faster beyond noise\n", best.String())

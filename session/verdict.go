@@ -126,6 +126,45 @@ func (c *comparison) versus(j, i int) (verdict, error) {
 	return compareTimes(c.rows[i].times, c.rows[j].times, tests), nil
 }
 
+// best is the row that may be called best, or -1: the row of the smallest median time,
+// when its verdict is faster than the baseline and it is faster, by the same test, than the
+// runner-up (the row of the next smallest median). why says what was found either way.
+func (c *comparison) best() (int, string) {
+	first, second := -1, -1
+	for i, row := range c.rows {
+		if row.r == nil {
+			continue
+		}
+		switch {
+		case first < 0 || row.median() < c.rows[first].median():
+			first, second = i, first
+		case second < 0 || row.median() < c.rows[second].median():
+			second = i
+		}
+	}
+	base := c.base()
+	id := func(i int) string {
+		if l := c.labelOf(c.rows[i]); l != "" {
+			return fmt.Sprintf("%s.%d (%s)", c.name, i+1, l)
+		}
+		return fmt.Sprintf("%s.%d", c.name, i+1)
+	}
+	switch {
+	case first < 0 || second < 0:
+		return -1, ""
+	case first == base || c.rows[first].verdict.Word != verdictFaster:
+		return -1, fmt.Sprintf("best: none; no row is faster than %s beyond noise", id(base))
+	}
+	if second != base {
+		if v, err := c.versus(first, second); err != nil || v.Word != verdictFaster {
+			return -1, fmt.Sprintf("best: none; %s and the runner-up %s are the same within noise (%s)", id(first), id(second), v)
+		}
+	}
+	v := c.rows[first].verdict
+	return first, fmt.Sprintf("best: %s, %sx faster than %s (%.1f%% interval %s-%s) and faster than the runner-up %s", id(first),
+		fmtRatio(v.Ratio), id(base), 100*v.Level, fmtRatio(v.Lo), fmtRatio(v.Hi), id(second))
+}
+
 // ciRank is the rank k of the ends of the two-sided level 1-a interval of the Mann-Whitney
 // test with samples of n and m: the largest k with P(U <= k-1) <= a/2 under the null
 // hypothesis (exact counts up to 50 runs a row, the normal approximation above); 0 when no
@@ -183,14 +222,15 @@ func uCDF(n, m int) []float64 {
 	return cdf
 }
 
-// minRuns is the fewest runs per row with which the test can tell rows apart at all when tests
-// rows are compared with the baseline, so that the default repeat of a large sweep still
-// allows a verdict: with 5 runs the smallest two-sided p-value is 2/252 = 0.0079, enough for up
-// to 6 rows.
-func minRuns(tests int) int {
+// defaultRuns is the default number of counted runs a row of a comparison of tests rows
+// against a baseline: at least 5, and enough that one outlier run (a hiccup of a shared
+// machine, which makes every pair it is in point the wrong way) cannot by itself turn a
+// verdict, that is with interval ends more than n pairs in from the extremes: 7 runs for two
+// rows, 8 for three to six, 10 for sixteen.
+func defaultRuns(tests int) int {
 	a := familyAlpha / float64(max(tests, 1))
-	for n := 2; n < 50; n++ {
-		if ciRank(n, n, a) >= 1 {
+	for n := defaultGridRepeat; n < 50; n++ {
+		if ciRank(n, n, a) > n {
 			return n
 		}
 	}
