@@ -137,3 +137,8 @@ func (s *scratch) block(weighted bool) *edgeBlock {
 	}
 	return b
 }
+
+// bytes returns the memory the block holds.
+func (b *edgeBlock) bytes() int64 {
+	return int64(4*(len(b.src)+len(b.dst)+len(b.w)) + 8*(len(b.runs)+len(b.packed)))
+}

@@ -1,13 +1,13 @@
 package loader
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,10 +18,11 @@ import (
 	"unsafe"
 
 	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/internal/safefile"
 )
 
 // The .gwg binary cache holds a built CSR as raw little-endian arrays, so that loading it is
-// a memory map and a checksum:
+// one read and a checksum:
 //
 //	offset  size  field
 //	0       8     magic "GWGRAPH\x00"
@@ -87,7 +88,7 @@ func isGWG(head []byte) bool { return bytes.HasPrefix(head, []byte(gwgMagic)) }
 func pad8(n int64) int64 { return (n + 7) &^ 7 }
 
 // WriteGWG saves g as a .gwg file at path (atomically: a temporary file renamed into place,
-// so a reader never sees half a file and a memory-mapped older version stays valid).
+// so a reader never sees half a file).
 func WriteGWG(path string, g *graph.CSR) error { return writeGWG(path, g, "") }
 
 func writeGWG(path string, g *graph.CSR, key string) error {
@@ -120,67 +121,68 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	}
 	binary.LittleEndian.PutUint32(hdr[40:], gwgChecksum(hdr[:40], pieces))
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("loader: %w", err)
-	}
-	_, err = tmp.Write(hdr[:])
-	for _, p := range pieces {
-		if err == nil && len(p) > 0 {
-			_, err = tmp.Write(p)
+	err = safefile.Write(path, func(w *bufio.Writer) error {
+		_, err := w.Write(hdr[:])
+		for _, p := range pieces {
+			if err == nil && len(p) > 0 {
+				_, err = w.Write(p)
+			}
 		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
+		return err
+	})
 	if err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("loader: writing %s: %w", path, err)
 	}
 	return nil
 }
 
-// ReadGWG loads a .gwg file, memory-mapped where the system allows. The arrays of a mapped
-// graph are read-only: writing to them faults (a graph is immutable anyway).
+// ReadGWG loads a .gwg file. It is read into memory, not memory-mapped: a mapped file that is
+// truncated or overwritten while the graph is in use would kill the process (SIGBUS).
 func ReadGWG(path string) (*graph.CSR, error) {
 	g, _, err := readGWGFile(path)
 	return g, err
 }
 
 func readGWGFile(path string) (*graph.CSR, string, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("loader: %w", err)
+		return nil, "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, "", fmt.Errorf("loader: %w", err)
-	}
 	if fi.Size() < gwgHeader {
+		head := make([]byte, 2)
+		if k, _ := io.ReadFull(f, head); k == 2 && head[0] == 0x1f && head[1] == 0x8b {
+			return nil, "", fileErr(path, "a gzip-compressed .gwg cache: decompress it first")
+		}
 		return nil, "", offsetErr(path, fi.Size(), "truncated .gwg file: %d bytes, shorter than its %d-byte header", fi.Size(), gwgHeader)
 	}
-	data, mapped := mapFile(f, fi.Size())
-	if !mapped {
-		data = make([]byte, fi.Size())
-		if _, err := io.ReadFull(f, data); err != nil {
+	if err := checkMemory(path, fi.Size()); err != nil {
+		return nil, "", err
+	}
+	// The arrays are used in place: read into 8-byte aligned memory, on all cores.
+	buf := make([]int64, (fi.Size()+7)/8)
+	data := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), fi.Size())
+	nseg := int((fi.Size() + gwgSegment - 1) / gwgSegment)
+	errs := make([]error, nseg)
+	parallelFor(nseg, workers(), func(k int) {
+		lo, hi := int64(k)*gwgSegment, min(int64(k+1)*gwgSegment, fi.Size())
+		_, errs[k] = f.ReadAt(data[lo:hi], lo)
+	})
+	for _, err := range errs {
+		if err == io.EOF {
+			return nil, "", offsetErr(path, fi.Size(), "truncated .gwg file: it shrank while it was read")
+		}
+		if err != nil {
 			return nil, "", fmt.Errorf("loader: %s: %w", path, err)
 		}
 	}
-	g, key, err := decodeGWG(data, path)
-	if err != nil {
-		if mapped {
-			unmapFile(data)
-		}
-		return nil, "", err
+	if data[0] == 0x1f && data[1] == 0x8b {
+		return nil, "", fileErr(path, "a gzip-compressed .gwg cache: decompress it first")
 	}
-	return g, key, nil
+	return decodeGWG(data, path)
 }
 
-// readGWGFrom reads a .gwg stream (a reader that cannot be mapped).
+// readGWGFrom reads a .gwg stream.
 func readGWGFrom(r io.Reader, name string) (*graph.CSR, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -310,9 +312,42 @@ func validateCSR(off []int64, nb []uint32, n uint64) string {
 }
 
 // cacheKey is the text a cache must have been made with to be reused: the options that shape
-// the graph and the source's size and modification time.
-func cacheKey(o *options, fi fs.FileInfo) string {
-	return o.key() + " source-size=" + strconv.FormatInt(fi.Size(), 10) + " source-mtime=" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+// the graph and the source's size and content hash (a modification time can be set back, and
+// an edit can keep the size).
+func cacheKey(o *options, f *os.File, size int64) (string, error) {
+	h, err := contentHash(f, size)
+	if err != nil {
+		return "", err
+	}
+	return o.key() + " source-size=" + strconv.FormatInt(size, 10) + " source-crc=" + strconv.FormatUint(uint64(h), 16), nil
+}
+
+// contentHash returns the CRC-32 of the CRC-32s of the file's gwgSegment-byte segments, read
+// on all cores: a few GB/s from the page cache, far less than parsing the file.
+func contentHash(f *os.File, size int64) (uint32, error) {
+	nseg := int((size + gwgSegment - 1) / gwgSegment)
+	sums := make([]byte, 4*nseg)
+	errs := make([]error, nseg)
+	var pool sync.Pool
+	parallelFor(nseg, workers(), func(k int) {
+		buf, _ := pool.Get().([]byte)
+		if buf == nil {
+			buf = make([]byte, gwgSegment)
+		}
+		defer pool.Put(buf)
+		lo, hi := int64(k)*gwgSegment, min(int64(k+1)*gwgSegment, size)
+		if _, err := f.ReadAt(buf[:hi-lo], lo); err != nil {
+			errs[k] = err
+			return
+		}
+		binary.LittleEndian.PutUint32(sums[4*k:], crc32.Checksum(buf[:hi-lo], gwgCRC))
+	})
+	for _, err := range errs {
+		if err != nil {
+			return 0, err
+		}
+	}
+	return crc32.Checksum(sums, gwgCRC), nil
 }
 
 // tryCache returns the cached graph when cachePath is newer than src and was made with the
@@ -334,8 +369,14 @@ func tryCache(cachePath, src string, o *options) (*graph.CSR, string) {
 	if err != nil {
 		return nil, "cache " + filepath.Base(cachePath) + " not used: " + strings.TrimPrefix(err.Error(), "loader: ")
 	}
-	if key != cacheKey(o, si) {
-		return nil, "cache " + filepath.Base(cachePath) + " not used (made from another version of the source or with other options)"
+	other := "cache " + filepath.Base(cachePath) + " not used (made from another version of the source or with other options)"
+	f, si, err := openRegular(src)
+	if err != nil {
+		return nil, other
+	}
+	defer f.Close()
+	if want, err := cacheKey(o, f, si.Size()); err != nil || key != want {
+		return nil, other
 	}
 	g.Origin.Note = joinNote(g.Origin.Note, "loaded from cache "+filepath.Base(cachePath)+" (made "+ci.ModTime().Format(time.DateTime)+")")
 	return g, ""

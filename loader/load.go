@@ -43,26 +43,58 @@ func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
 		}
 		cacheNote = note
 	}
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("loader: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("loader: %w", err)
-	}
-	if fi.IsDir() {
-		return nil, fileErr(path, "is a directory, expected a graph file")
-	}
 	g, err := load(ctx, f, path, fi.Size(), o, format)
 	if err != nil {
 		return nil, err
 	}
 	if o.cache {
-		g.Origin.Note = joinNote(g.Origin.Note, writeCache(cachePath, g, cacheKey(o, fi), cacheNote))
+		key, err := cacheKey(o, f, fi.Size())
+		if err != nil {
+			return nil, fmt.Errorf("loader: %s: %w", path, err)
+		}
+		g.Origin.Note = joinNote(g.Origin.Note, writeCache(cachePath, g, key, cacheNote))
 	}
 	return g, nil
+}
+
+// openRegular opens a regular file for reading. Anything else is refused with a sentence
+// before it is opened: opening a named pipe waits for a writer, and reading a pipe or a device
+// may never end.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loader: %w", err)
+	}
+	var kind string
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return nil, nil, fileErr(path, "is a directory, expected a graph file")
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case !m.IsRegular():
+		kind = "not a regular file"
+	}
+	if kind != "" {
+		return nil, nil, fileErr(path, "is %s, expected a graph file: save what it produces to a file and load that", kind)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loader: %w", err)
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fileErr(path, "changed while it was opened: expected a regular graph file")
+	}
+	return f, fi, nil
 }
 
 // writeCache writes the .gwg cache of a graph just read from its text file and returns the
@@ -122,9 +154,11 @@ func load(ctx context.Context, r io.Reader, name string, size int64, o *options,
 		return nil, fileErr(name, "empty file: expected a graph (%s)", formatList())
 	}
 	var in io.Reader = br
+	var raw *countingReader
 	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	if gz {
-		zr, err := gzip.NewReader(br)
+		raw = &countingReader{r: br}
+		zr, err := gzip.NewReader(raw)
 		if err != nil {
 			return nil, offsetErr(name, 0, "corrupt gzip header: %v", err)
 		}
@@ -172,20 +206,20 @@ func load(ctx context.Context, r io.Reader, name string, size int64, o *options,
 		if ch.err != nil && (!errors.As(err, &pe) || pe.Line == 0) {
 			return nil, gzipError(name, ch.err, ch.line, ch.off)
 		}
-		return nil, err
+		return nil, corruptFirst(ctx, name, gz, ch, err)
 	}
 	first := h.rest()
 	if err := checkBeforeParse(name, size, gz, first, p, o); err != nil {
 		ch.release(first)
 		return nil, err
 	}
-	blocks, infos, err := parseChunks(ctx, ch, first, p, prog)
+	blocks, infos, err := parseChunks(ctx, ch, first, p, prog, newMemWatch(name, p, o, raw))
 	if err != nil {
 		var re *readErr
 		if errors.As(err, &re) {
 			return nil, gzipError(name, re.err, ch.line, ch.off)
 		}
-		return nil, err
+		return nil, corruptFirst(ctx, name, gz, ch, err)
 	}
 	return finish(ctx, name, blocks, infos, p, o, prog)
 }
@@ -293,6 +327,18 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 	return g, nil
 }
 
+// newMemWatch returns the watch on the memory a parse of p's body needs.
+func newMemWatch(name string, p *plan, o *options, raw *countingReader) *memWatch {
+	per := int64(4)
+	if p.weighted && o.weights.mode == "keep" {
+		per = 8
+	}
+	if !p.directed || o.direction == "undirected" {
+		per *= 2
+	}
+	return &memWatch{name: name, avail: availableMemory(), perEntry: per, raw: raw}
+}
+
 // checkBeforeParse refuses, from the file size and the first chunk's line length, a file
 // whose graph would clearly not fit in memory, before reading it all.
 func checkBeforeParse(name string, size int64, gz bool, first *chunk, p *plan, o *options) error {
@@ -327,10 +373,52 @@ func binaryAt(head []byte) (int64, byte) {
 	return -1, 0
 }
 
+// corruptFirst returns the error of a compressed input that failed to parse. Corrupt deflate
+// data often decompresses to garbage before the decompressor notices (the checksum comes at
+// the end), so a line that does not parse may be the first sign of a damaged file: the rest of
+// the stream (up to gzipDrain bytes) is decompressed, and a decompression error is reported
+// instead of the line.
+func corruptFirst(ctx context.Context, name string, gz bool, ch *chunker, err error) error {
+	var pe *ParseError
+	var ll *longLineError
+	if !gz || !errors.As(err, &pe) || pe.Line == 0 {
+		return err
+	}
+	rerr := ch.err
+	buf := make([]byte, 1<<16)
+	for n := int64(0); rerr == nil && n < gzipDrain && ctx.Err() == nil; {
+		k, err := ch.r.Read(buf)
+		n += int64(k)
+		if err == io.EOF {
+			break
+		}
+		rerr = err
+	}
+	if rerr == nil || errors.As(rerr, &ll) {
+		return err
+	}
+	what := "corrupt gzip data: " + rerr.Error()
+	switch {
+	case errors.Is(rerr, io.ErrUnexpectedEOF):
+		what = "truncated gzip stream"
+	case errors.Is(rerr, gzip.ErrChecksum):
+		what = "corrupt gzip data: checksum mismatch"
+	}
+	return fileErr(name, "%s (the data before it decompressed to text that fails at line %d: %s)", what, pe.Line, pe.Msg)
+}
+
+// gzipDrain is how much more of a compressed input corruptFirst decompresses.
+const gzipDrain = 1 << 30
+
 // gzipError turns a read error into a located message.
 func gzipError(name string, err error, line, off int64) error {
 	var ce flate.CorruptInputError
+	var ll *longLineError
 	switch {
+	case errors.As(err, &ll) && ll.avail > 0:
+		return lineErr(name, ll.line, "this line is longer than %s and reading more of it needs more memory than the %s available: expected lines of a graph file", fmtBytes(ll.length), fmtBytes(ll.avail))
+	case errors.As(err, &ll):
+		return lineErr(name, ll.line, "this line is longer than %s, the most a graph file's line may have: is it a graph file?", fmtBytes(ll.length))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return lineErr(name, line, "truncated gzip stream: the data ends inside this line (after %d bytes of uncompressed data)", off)
 	case errors.Is(err, gzip.ErrChecksum):

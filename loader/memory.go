@@ -11,8 +11,9 @@ import (
 )
 
 // availableMemory returns how many bytes this process can still allocate: the smallest of the
-// system's MemAvailable, the cgroup (container) limit less its usage, and the Go memory limit
-// (GOMEMLIMIT). It returns math.MaxInt64 when none is known. Tests replace it.
+// system's MemAvailable, the cgroup (container) limit less its usage, the Go memory limit
+// (GOMEMLIMIT) and the address space left under the process's limit (`ulimit -v`). It
+// returns math.MaxInt64 when none is known. Tests replace it.
 var availableMemory = func() int64 {
 	avail := int64(math.MaxInt64)
 	if v, ok := meminfo("MemAvailable"); ok {
@@ -27,6 +28,9 @@ var availableMemory = func() int64 {
 	}
 	if lim := debug.SetMemoryLimit(-1); lim < math.MaxInt64 {
 		avail = min(avail, lim)
+	}
+	if left, ok := addressSpaceLeft(); ok {
+		avail = min(avail, left)
 	}
 	return max(avail, 0)
 }

@@ -11,6 +11,21 @@ import (
 // it small to exercise the chunk boundaries.
 var chunkSize = 4 << 20
 
+// maxLine is the longest line a graph file may have (a METIS adjacency line of a vertex of
+// several million neighbours fits). A longer line (a file of one line of spaces, a binary
+// file without line ends) is refused when it is reached, instead of growing a buffer to the
+// size of the input. Tests make it small.
+var maxLine = 256 << 20
+
+// longLineError is the read error of a line longer than maxLine (or than memory allows).
+type longLineError struct {
+	line   int64
+	length int64
+	avail  int64 // the memory available, when that is what the line ran out of; else 0
+}
+
+func (e *longLineError) Error() string { return "line too long" }
+
 // chunk is a run of whole lines of the (decompressed) input.
 type chunk struct {
 	seq   int
@@ -90,7 +105,17 @@ func (c *chunker) next() *chunk {
 			n = i + 1
 			break
 		}
-		// One line longer than the buffer: grow it.
+		// One line longer than the buffer: grow it, within limits.
+		if int64(len(buf)) >= int64(maxLine) {
+			c.done, c.err = true, &longLineError{line: c.line, length: int64(n)}
+			n = 0
+			break
+		}
+		if avail := availableMemory(); int64(2*len(buf)) > avail {
+			c.done, c.err = true, &longLineError{line: c.line, length: int64(n), avail: avail}
+			n = 0
+			break
+		}
 		nb := make([]byte, 2*len(buf))
 		copy(nb, buf[:n])
 		buf = nb
@@ -212,7 +237,7 @@ type chunkInfo struct {
 // parseChunks parses the input's body on all cores: one goroutine reads chunks (first, then
 // the chunker's), the others parse them. It returns the blocks and infos in input order, or
 // the error nearest the start of the input.
-func parseChunks(ctx context.Context, c *chunker, first *chunk, p *plan, prog *progress) ([]*edgeBlock, []chunkInfo, error) {
+func parseChunks(ctx context.Context, c *chunker, first *chunk, p *plan, prog *progress, mem *memWatch) ([]*edgeBlock, []chunkInfo, error) {
 	parse := p.parse
 	w := workers()
 	jobs := make(chan *chunk, w)
@@ -246,7 +271,11 @@ func parseChunks(ctx context.Context, c *chunker, first *chunk, p *plan, prog *p
 				}
 				b, info, err := parse(ch, s)
 				prog.add(int64(len(ch.data)))
+				end := ch.off + int64(len(ch.data))
 				c.release(ch)
+				if err == nil && !mem.add(b, info.entries) {
+					err = mem.err(end)
+				}
 				if err != nil {
 					setErr(seq, err)
 					continue
