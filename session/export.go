@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/internal/safefile"
 )
 
 func cmdExport(ec *execCtx) error {
@@ -97,22 +98,11 @@ func valueMeaning(a engine.Algorithm) string {
 	return "value"
 }
 
-// writeFile writes path through fill and says what it wrote.
+// writeFile writes path through fill, atomically (a failed write leaves an earlier file as it
+// was), and says what it wrote.
 func (s *Session) writeFile(cmd, path string, fill func(*bufio.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("%s: %v", cmd, err)
-	}
-	w := bufio.NewWriter(f)
-	err = fill(w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %s: %v", cmd, path, err)
+	if err := safefile.Write(path, fill); err != nil {
+		return fmt.Errorf("%s: %s: %v (nothing written; an earlier file there is unchanged)", cmd, path, err)
 	}
 	st, _ := os.Stat(path)
 	size := int64(0)

@@ -1,11 +1,11 @@
 package viz
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/internal/safefile"
 )
 
 // File plots use the terminal palette's hues.
@@ -113,8 +114,8 @@ func writeFile(path string, fill func(io.Writer) error) error {
 	if err := fill(&buf); err != nil {
 		return fmt.Errorf("viz: %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("viz: %w", err)
+	if err := safefile.Write(path, func(w *bufio.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+		return fmt.Errorf("viz: %s: %w (nothing written; an earlier file there is unchanged)", path, err)
 	}
 	return nil
 }
