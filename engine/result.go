@@ -14,6 +14,15 @@ const (
 	InfDist        int32 = math.MaxInt32
 )
 
+// MaxDist is the largest distance an SSSP result holds, 2^31-2. The engines add distances
+// and weights with saturation at MaxDist, which keeps every distance below MaxDist exact (the
+// minimum over paths of min(sum, MaxDist) is min(distance, MaxDist)); a run whose largest
+// distance reaches MaxDist may hold a wrong one, and fails with ErrDistTooLarge instead.
+const MaxDist = InfDist - 1
+
+// ErrDistTooLarge is the error of an SSSP run whose distances do not fit in 32 bits.
+var ErrDistTooLarge = fmt.Errorf("sssp: a distance reaches 2^31-2 (%d), the most a distance can hold: the weights along some path sum past it; scale the weights down", MaxDist)
+
 // Result is what a run returns: the per-vertex values of its algorithm, a summary, the trace and
 // where it came from. Only the slice of the run's algorithm is set.
 type Result struct {

@@ -68,6 +68,9 @@ func Load(ctx context.Context, path string, opt Options) (*graph.CSR, error) {
 func openRegular(path string) (*os.File, os.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
+		if pe, ok := err.(*fs.PathError); ok {
+			pe.Op = "open"
+		}
 		return nil, nil, fmt.Errorf("loader: %w", err)
 	}
 	var kind string

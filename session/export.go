@@ -102,7 +102,7 @@ func valueMeaning(a engine.Algorithm) string {
 // was), and says what it wrote.
 func (s *Session) writeFile(cmd, path string, fill func(*bufio.Writer) error) error {
 	if err := safefile.Write(path, fill); err != nil {
-		return fmt.Errorf("%s: %s: %v (nothing written; an earlier file there is unchanged)", cmd, path, err)
+		return fmt.Errorf("%s: %v", cmd, err)
 	}
 	st, _ := os.Stat(path)
 	size := int64(0)

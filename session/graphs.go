@@ -12,39 +12,50 @@ import (
 )
 
 func cmdLoad(ec *execCtx) error {
+	name, g, src, err := loadGraph(ec)
+	if err != nil {
+		return err
+	}
+	ec.s.addGraphNoting(name, g, src)
+	return nil
+}
+
+// loadGraph reads the graph a load command names, changing nothing in the session; it returns
+// the graph's name and the command that rebuilds it.
+func loadGraph(ec *execCtx) (string, *graph.CSR, string, error) {
 	name, rest, named := nameEquals(ec.args)
 	if len(rest) == 0 || !named && len(rest) >= 2 && rest[1] == "=" {
-		return fmt.Errorf("load: want a file: load NAME = PATH [options]")
+		return "", nil, "", fmt.Errorf("load: want a file: load NAME = PATH [options]")
 	}
 	path := rest[0]
 	if !named {
 		name = nameFromPath(path)
 	}
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("load: %v", err)
+		return "", nil, "", fmt.Errorf("load: %v", err)
 	}
 	pairs, bare, as, err := splitArgs(rest[1:])
 	if err != nil {
-		return fmt.Errorf("load: %v", err)
+		return "", nil, "", fmt.Errorf("load: %v", err)
 	}
 	if as != "" {
-		return fmt.Errorf("load: name the graph with `load NAME = PATH`, not `as`")
+		return "", nil, "", fmt.Errorf("load: name the graph with `load NAME = PATH`, not `as`")
 	}
 	m, err := optionMap("load", pairs)
 	if err != nil {
-		return err
+		return "", nil, "", err
 	}
 	opt, err := loader.ParseOptions(m, bare)
 	if err != nil {
-		return fmt.Errorf("load: %w", trimPkg(err))
+		return "", nil, "", fmt.Errorf("load: %w", trimPkg(err))
 	}
 	opt.Progress = ec.s.progress()
 	g, err := loader.Load(ec.ctx, path, opt)
 	if err != nil {
 		if ec.ctx.Err() != nil {
-			return &wrapped{fmt.Sprintf("load %s cancelled; the session is as it was", name), ec.ctx.Err()}
+			return "", nil, "", &wrapped{fmt.Sprintf("load %s cancelled; the session is as it was", name), ec.ctx.Err()}
 		}
-		return fmt.Errorf("load: %w", trimPkg(err))
+		return "", nil, "", fmt.Errorf("load: %w", trimPkg(err))
 	}
 	abs, aerr := filepath.Abs(path)
 	if aerr != nil {
@@ -54,14 +65,24 @@ func cmdLoad(ec *execCtx) error {
 	for _, w := range rest[1:] {
 		src += " " + quote(w)
 	}
+	return name, g, src, nil
+}
+
+func cmdGen(ec *execCtx) error {
+	name, g, src, err := genGraph(ec)
+	if err != nil {
+		return err
+	}
 	ec.s.addGraphNoting(name, g, src)
 	return nil
 }
 
-func cmdGen(ec *execCtx) error {
+// genGraph generates the graph a gen command describes, changing nothing in the session; it
+// returns the graph's name and the command that rebuilds it.
+func genGraph(ec *execCtx) (string, *graph.CSR, string, error) {
 	name, rest, named := nameEquals(ec.args)
 	if len(rest) == 0 || !named && len(rest) >= 2 && rest[1] == "=" {
-		return fmt.Errorf("gen: want a generator: gen NAME = KIND [k=v ...] (kinds: %s)", strings.Join(loader.GeneratorKinds(), ", "))
+		return "", nil, "", fmt.Errorf("gen: want a generator: gen NAME = KIND [k=v ...] (kinds: %s)", strings.Join(loader.GeneratorKinds(), ", "))
 	}
 	kind := strings.ToLower(rest[0])
 	kinds := loader.GeneratorKinds()
@@ -70,41 +91,40 @@ func cmdGen(ec *execCtx) error {
 		known = known || k == kind
 	}
 	if !known {
-		return fmt.Errorf("gen: unknown generator %q%s (have %s)", rest[0], engine.DidYouMean(kind, kinds), strings.Join(kinds, ", "))
+		return "", nil, "", fmt.Errorf("gen: unknown generator %q%s (have %s)", rest[0], engine.DidYouMean(kind, kinds), strings.Join(kinds, ", "))
 	}
 	if !named {
 		name = kind
 	}
 	if err := checkName(name); err != nil {
-		return fmt.Errorf("gen: %v", err)
+		return "", nil, "", fmt.Errorf("gen: %v", err)
 	}
 	pairs, bare, as, err := splitArgs(rest[1:])
 	if err != nil {
-		return fmt.Errorf("gen: %v", err)
+		return "", nil, "", fmt.Errorf("gen: %v", err)
 	}
 	if as != "" {
-		return fmt.Errorf("gen: name the graph with `gen NAME = KIND`, not `as`")
+		return "", nil, "", fmt.Errorf("gen: name the graph with `gen NAME = KIND`, not `as`")
 	}
 	if len(bare) > 0 {
-		return fmt.Errorf("gen: %q: want key=value", bare[0])
+		return "", nil, "", fmt.Errorf("gen: %q: want key=value", bare[0])
 	}
 	m, err := optionMap("gen", pairs)
 	if err != nil {
-		return err
+		return "", nil, "", err
 	}
 	g, err := loader.Generate(ec.ctx, kind, m, ec.s.progress())
 	if err != nil {
 		if ec.ctx.Err() != nil {
-			return &wrapped{fmt.Sprintf("gen %s cancelled; the session is as it was", name), ec.ctx.Err()}
+			return "", nil, "", &wrapped{fmt.Sprintf("gen %s cancelled; the session is as it was", name), ec.ctx.Err()}
 		}
-		return fmt.Errorf("gen: %w", trimPkg(err))
+		return "", nil, "", fmt.Errorf("gen: %w", trimPkg(err))
 	}
 	src := "gen " + name + " = " + kind
 	for _, w := range rest[1:] {
 		src += " " + quote(w)
 	}
-	ec.s.addGraphNoting(name, g, src)
-	return nil
+	return name, g, src, nil
 }
 
 // optionMap collects the k=v options of load or gen, refusing a key given twice (the second

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
 	"github.com/gworkbench/gworkbench/loader"
 )
 
@@ -141,17 +142,27 @@ func cmdOpen(ec *execCtx) error {
 		}
 		comps = append(comps, c)
 	}
-	// Rebuild the graphs.
-	rebuilt := 0
+	if err := checkSessionNames(j); err != nil {
+		return fmt.Errorf("open: %s: %v", path, err)
+	}
+	// Rebuild the graphs, still changing nothing: a graph that fails leaves the session as it was.
+	type staged struct {
+		name, src string
+		g         *graph.CSR
+	}
+	var built []staged
 	for _, sg := range j.Graphs {
+		var st staged
 		switch sg.Source {
 		case "":
 			s.printf("open: graph %s has no source to rebuild it from; skipped\n", sg.Name)
 			continue
 		case "demo":
-			if err := s.LoadDemo(); err != nil {
+			g, err := loader.Demo()
+			if err != nil {
 				return fmt.Errorf("open: graph %s: %v", sg.Name, err)
 			}
+			st = staged{name: "demo", src: "demo", g: g}
 		default:
 			words, err := tokenize(sg.Source)
 			if err != nil || len(words) == 0 || (words[0] != "load" && words[0] != "gen") {
@@ -161,21 +172,24 @@ func cmdOpen(ec *execCtx) error {
 				words[3] = findMoved(words[3], path)
 			}
 			sub := &execCtx{ctx: ec.ctx, s: s, args: words[1:], line: sg.Source, result: new(*engine.Result)}
-			var err2 error
 			if words[0] == "load" {
-				err2 = cmdLoad(sub)
+				st.name, st.g, st.src, err = loadGraph(sub)
 			} else {
-				err2 = cmdGen(sub)
+				st.name, st.g, st.src, err = genGraph(sub)
 			}
-			if err2 != nil {
-				return fmt.Errorf("open: graph %s: %v", sg.Name, err2)
+			if err != nil {
+				return fmt.Errorf("open: graph %s: %v (the session is as it was)", sg.Name, err)
 			}
 		}
-		rebuilt++
-		if g, err := s.graph(sg.Name); err == nil && sg.Fingerprint != "" && g.Fingerprint() != sg.Fingerprint {
-			s.printf("open: graph %s differs from the saved one (fingerprint %s, saved %s): its source changed\n", sg.Name, g.Fingerprint(), sg.Fingerprint)
+		if sg.Fingerprint != "" && st.name == sg.Name && st.g.Fingerprint() != sg.Fingerprint {
+			s.printf("open: graph %s differs from the saved one (fingerprint %s, saved %s): its source changed\n", sg.Name, st.g.Fingerprint(), sg.Fingerprint)
 		}
+		built = append(built, st)
 	}
+	for _, st := range built {
+		s.addGraphNoting(st.name, st.g, st.src)
+	}
+	rebuilt := len(built)
 	s.mu.Lock()
 	s.engineName, s.sched, s.params, s.live = engineName, sched, params, live
 	for _, g := range s.graphs {
@@ -205,6 +219,54 @@ func cmdOpen(ec *execCtx) error {
 	s.note("opened %s: %s, %s, %s (results keep their summaries and traces, not per-vertex values)\n",
 		path, plural(int64(rebuilt), "graph", "graphs"), plural(int64(len(items)), "result", "results"), plural(int64(len(comps)), "comparison", "comparisons"))
 	return nil
+}
+
+// checkSessionNames refuses a hand-edited session whose names could not have been saved: a
+// name that is reserved or not a name (`last`, `a/../x`), two graphs or two results (and
+// comparisons, which share their names) of one name, or a current graph that is not saved.
+func checkSessionNames(j sessionJSON) error {
+	seen := map[string]string{}
+	check := func(kind, name string) error {
+		if err := checkName(name); err != nil {
+			return fmt.Errorf("%s: %v", kind, err)
+		}
+		space := "result"
+		if kind == "graph" {
+			space = "graph"
+		}
+		if prev, dup := seen[space+" "+name]; dup {
+			return fmt.Errorf("two %ss are named %s (a %s and a %s): names must differ", space, name, prev, kind)
+		}
+		seen[space+" "+name] = kind
+		return nil
+	}
+	for _, g := range j.Graphs {
+		if err := check("graph", g.Name); err != nil {
+			return err
+		}
+	}
+	for _, r := range j.Results {
+		if err := check("result", r.Name); err != nil {
+			return err
+		}
+	}
+	for _, c := range j.Comparisons {
+		if err := check("comparison", c.Name); err != nil {
+			return err
+		}
+	}
+	if _, ok := seen["graph "+j.Current]; j.Current != "" && !ok {
+		return fmt.Errorf("the current graph %q is not among its graphs (%s)", j.Current, listOrNone(graphNames(j.Graphs)))
+	}
+	return nil
+}
+
+func graphNames(gs []savedGraph) []string {
+	var names []string
+	for _, g := range gs {
+		names = append(names, g.Name)
+	}
+	return names
 }
 
 // findMoved returns file, or, when it no longer exists there, the file of the same name beside

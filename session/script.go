@@ -68,7 +68,10 @@ func RunScript(ctx context.Context, s *Session, name string, r io.Reader, errOut
 			return failures(name, failed)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		fmt.Fprintf(errOut, "%s:%d: this line is longer than 16 MiB: a script has one command per line\n", name, lineNo+1)
+		failed++
+	} else if err != nil {
 		fmt.Fprintf(errOut, "%s:%d: %v\n", name, lineNo+1, err)
 		failed++
 	}

@@ -115,7 +115,7 @@ func writeFile(path string, fill func(io.Writer) error) error {
 		return fmt.Errorf("viz: %s: %w", path, err)
 	}
 	if err := safefile.Write(path, func(w *bufio.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
-		return fmt.Errorf("viz: %s: %w (nothing written; an earlier file there is unchanged)", path, err)
+		return fmt.Errorf("viz: %w", err)
 	}
 	return nil
 }

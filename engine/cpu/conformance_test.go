@@ -12,3 +12,5 @@ func TestConformance(t *testing.T) {
 	enginetest.Logf(t)
 	enginetest.Run(t, "cpu", engine.BFS, engine.SSSP, engine.CC, engine.PR)
 }
+
+func TestDistOverflow(t *testing.T) { enginetest.DistOverflow(t, "cpu") }

@@ -180,6 +180,9 @@ func runSSSP(ctx context.Context, r *Run) error {
 		maxd = max(maxd, st.cnt[i].b)
 	}
 	r.Res.Summary.Reached, r.Res.Summary.MaxDist = reached, int32(maxd)
+	if maxd >= int64(engine.MaxDist) {
+		return engine.ErrDistTooLarge // saturated: some distance may be wrong
+	}
 	return r.ctxErr(ctx)
 }
 
@@ -203,17 +206,38 @@ func autoDelta(g *graph.CSR) int {
 }
 
 // binRing is one worker's buckets: a ring of bins indexed by bucket number modulo its size,
-// grown so that every pending bucket (from the current one on) has its own slot.
+// grown so that every pending bucket (from the current one on) has its own slot, up to
+// maxRing buckets ahead. A vertex further ahead (huge weights over a small delta: a bucket
+// 2^31 ahead would need a 48 GB ring) waits in far with its bucket, and moves into the ring
+// when the current bucket comes within maxRing of it.
 type binRing struct {
-	bins  [][]uint32
-	spare []uint32
-	lo    int64 // the current bucket: no pending bucket is below it
-	touch int64 // sink of relaxItemsFast's touching loads
-	_     [24]byte
+	bins   [][]uint32
+	spare  []uint32
+	lo     int64 // the current bucket: no pending bucket is below it
+	touch  int64 // sink of relaxItemsFast's touching loads
+	far    []farItem
+	farMin int64 // the smallest bucket in far (noBin when far is empty)
+	_      [8]byte
 }
+
+type farItem struct {
+	b int64
+	v uint32
+}
+
+// maxRing is the most buckets a ring spans.
+const maxRing = 1 << 16
 
 func (r *binRing) push(b int64, v uint32) {
 	if b-r.lo >= int64(len(r.bins)) {
+		if b-r.lo >= maxRing {
+			if len(r.far) == 0 {
+				r.farMin = noBin
+			}
+			r.far = append(r.far, farItem{b, v})
+			r.farMin = min(r.farMin, b)
+			return
+		}
 		r.grow(b)
 	}
 	p := &r.bins[b&int64(len(r.bins)-1)]
@@ -243,6 +267,7 @@ func getRings(workers int) []binRing {
 				rs[i].bins[b] = rs[i].bins[b][:0]
 			}
 			rs[i].lo = 0
+			rs[i].far = rs[i].far[:0]
 		}
 		return rs
 	}
@@ -251,6 +276,10 @@ func getRings(workers int) []binRing {
 
 // take detaches bucket b's bin (b >= lo), leaving an empty one in its place.
 func (r *binRing) take(b int64) []uint32 {
+	if len(r.far) > 0 && r.farMin-b < maxRing {
+		r.lo = b // b is the lowest pending bucket of every ring
+		r.pullFar()
+	}
 	if b-r.lo >= int64(len(r.bins)) || len(r.bins) == 0 {
 		return nil
 	}
@@ -278,12 +307,34 @@ func (r *binRing) size(b int64) int {
 // advance moves the ring's floor to b and returns its lowest non-empty bucket, or noBin.
 func (r *binRing) advance(b int64) int64 {
 	r.lo = b
+	r.pullFar()
 	for k := b; k < b+int64(len(r.bins)); k++ {
 		if len(r.bins[k&int64(len(r.bins)-1)]) > 0 {
 			return k
 		}
 	}
+	if len(r.far) > 0 {
+		return r.farMin
+	}
 	return noBin
+}
+
+// pullFar moves into the ring the far vertices within maxRing of the current bucket.
+func (r *binRing) pullFar() {
+	if len(r.far) == 0 || r.farMin-r.lo >= maxRing {
+		return
+	}
+	keep := r.far[:0]
+	r.farMin = noBin
+	for _, it := range r.far {
+		if it.b-r.lo < maxRing {
+			r.push(it.b, it.v)
+		} else {
+			keep = append(keep, it)
+			r.farMin = min(r.farMin, it.b)
+		}
+	}
+	r.far = keep
 }
 
 // relax relaxes u's out-arcs from distance du and hands each improved vertex to push with
@@ -651,10 +702,9 @@ func (s *ssspState) bellmanFord(ctx context.Context, pull bool) error {
 								continue
 							}
 						}
-						best = min(best, du+w)
+						best = min(best, du+w, infDist-1) // saturated: see engine.MaxDist
 					}
 					if best < int64(atomic.LoadInt32(&wd[v])) {
-						best = min(best, infDist-1)
 						atomic.StoreInt32(&wd[v], int32(best))
 						c.c++
 					}

@@ -302,6 +302,9 @@ func (r *run) collectDist(val buffer) error {
 			r.res.Summary.MaxDist = max(r.res.Summary.MaxDist, d)
 		}
 	}
+	if r.res.Summary.MaxDist >= engine.MaxDist {
+		return engine.ErrDistTooLarge // saturated (dist_add): some distance may be wrong
+	}
 	return nil
 }
 

@@ -11,8 +11,9 @@ import (
 
 // sssp returns the distance of every vertex from src (engine.InfDist where no path reaches).
 // Approach: Dijkstra with a binary heap and lazy deletion. An unweighted graph has weight 1
-// on every arc; a negative weight is refused. Distances saturate below InfDist. One trace
-// record covers the whole run. O((V + E) log V).
+// on every arc; a negative weight is refused. Distances are summed in 64 bits: a distance of
+// engine.MaxDist or more does not fit a result and fails the run (engine.ErrDistTooLarge).
+// One trace record covers the whole run. O((V + E) log V).
 func init() { register(engine.SSSP, sssp) }
 
 type item struct {
@@ -87,8 +88,8 @@ func sssp(ctx context.Context, req *engine.Request, res *engine.Result, emit fun
 		switch {
 		case d < 0:
 			out[v] = engine.InfDist
-		case d >= int64(engine.InfDist):
-			out[v] = engine.InfDist - 1
+		case d >= int64(engine.MaxDist):
+			return engine.ErrDistTooLarge
 		default:
 			out[v] = int32(d)
 		}

@@ -3,6 +3,7 @@ package safefile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,18 +23,23 @@ func Write(path string, fill func(w *bufio.Writer) error) (err error) {
 	mode := fs.FileMode(0o666) &^ umask()
 	if fi, err := os.Stat(path); err == nil {
 		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file", path)
+			return fmt.Errorf("%s is not a regular file: nothing written", path)
 		}
 		mode = fi.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer func() {
 		if err != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing %s: %w (nothing written: an earlier file there is unchanged)", path, unwrapPath(err))
 		}
 	}()
 	var w io.Writer = tmp
@@ -57,6 +63,19 @@ func Write(path string, fill func(w *bufio.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// unwrapPath drops the temporary file's name from an error: it names a file that is gone.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // testHookWriter, when set, wraps the temporary file's writer (tests inject write errors).

@@ -9,6 +9,10 @@
 // step (in_kind=KAll) is a Bellman-Ford sweep over every reached vertex.
 #include "common.cuh"
 
+// dist_add: a distance plus a weight, saturated at INF_DIST - 1 (two ints can sum past
+// INT_MAX); a result that reaches it is refused on the host.
+__device__ __forceinline__ int dist_add(int d, int w) { return (int)min((i64)d + w, (i64)INF_DIST - 1); }
+
 __device__ __forceinline__ int relax(const Args& a, u32 v, int nd) {
     if (a.update == URMW) {
         if (nd >= atomicMin(&a.val[v], nd)) return 0;
@@ -26,7 +30,7 @@ struct SsspPush {
     __device__ int edge(u32 u, u32 v, i64, int w, u32* out) const {
         int du = a.val_in[u];
         *out = v;
-        return relax(a, v, du + w);
+        return relax(a, v, dist_add(du, w));
     }
 };
 
@@ -39,7 +43,7 @@ struct SsspPull {
         int du = a.val_in[u];
         if (du == INF_DIST) return 0;
         *out = v;
-        return relax(a, v, du + w);
+        return relax(a, v, dist_add(du, w));
     }
 };
 
@@ -103,7 +107,7 @@ __device__ void sssp_batch(const Args& a, Shared& sh, Local& st) {
                         if (sh.wend[wb + lo + h] <= k) lo += h;
                     i64 e = sh.wbeg[wb + lo] + (k - sh.wend[wb + lo]);
                     v[j] = a.nbr[e];
-                    nd[j] = sdu[wb + lo] + weight(a, e);
+                    nd[j] = dist_add(sdu[wb + lo], weight(a, e));
                 }
             }
 #pragma unroll
