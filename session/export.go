@@ -148,14 +148,23 @@ func writeTraceCSV(w *bufio.Writer, t engine.Trace) error {
 
 func writeComparisonCSV(w *bufio.Writer, c *comparison) error {
 	cw := csv.NewWriter(w)
-	cw.Write(append(append([]string{}, c.keys...), "status", "time_ms", "iterations", "edges_traversed", "gteps", "verified"))
+	cw.Write(append(append([]string{}, c.keys...), "status", "time_ms", "min_ms", "max_ms", "runs", "warmup", "iterations", "edges_scanned", "teps_edges", "gteps",
+		"speedup", "speedup_lo", "speedup_hi", "verdict", "verified"))
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	for _, row := range c.rows {
 		rec := append([]string{}, row.values...)
 		if row.r != nil {
 			sm := row.r.Summary
-			rec = append(rec, row.status, strconv.FormatFloat(ms(sm.Time), 'f', -1, 64), strconv.Itoa(sm.Iterations), i64(sm.EdgesTraversed), strconv.FormatFloat(sm.GTEPS, 'g', 6, 64), row.verified)
+			_, lo, hi := stats(row.times)
+			v := row.verdict
+			vlo, vhi := "", ""
+			if v.bounded() {
+				vlo, vhi = f(v.Lo), f(v.Hi)
+			}
+			rec = append(rec, row.status, f(ms(sm.Time)), f(ms(lo)), f(ms(hi)), strconv.Itoa(len(row.times)), strconv.Itoa(row.warmup),
+				strconv.Itoa(sm.Iterations), i64(sm.EdgesTraversed), i64(sm.TEPSEdges), f(sm.GTEPS), f(v.Ratio), vlo, vhi, v.Word, row.verified)
 		} else {
-			rec = append(rec, row.status, "", "", "", "", "")
+			rec = append(rec, row.status, "", "", "", "", "", "", "", "", "", "", "", "", "", "")
 		}
 		cw.Write(rec)
 	}
