@@ -38,7 +38,7 @@ type Param struct {
 }
 
 var params = []Param{
-	{Name: "src", Default: "auto", Doc: "source vertex (auto: the highest-degree vertex, lowest id on ties; random: a vertex with an edge, picked with seed=)", Algorithms: []Algorithm{BFS, SSSP, BC},
+	{Name: "src", Default: "auto", Doc: "source vertex, by the id of the graph's file (auto: the highest-degree vertex, lowest id on ties; random: a vertex with an edge, picked with seed=)", Algorithms: []Algorithm{BFS, SSSP, BC},
 		get: func(p *Params) string {
 			switch {
 			case p.Src == SrcRandom:
@@ -59,7 +59,7 @@ var params = []Param{
 			}
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 0 || n > 1<<32-1 {
-				return fmt.Errorf("engine: src=%s: want a vertex id (0-based), auto or random", v)
+				return fmt.Errorf("engine: src=%s: want a vertex id (as the graph's file numbers it), auto or random", v)
 			}
 			p.Src = n
 			return nil

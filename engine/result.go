@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/gworkbench/gworkbench/graph"
@@ -53,11 +54,38 @@ type GraphInfo struct {
 	Vertices    int
 	Edges       int64
 	Directed    bool
+	IDs         graph.IDs // the ids the graph's file gives its vertices (results hold dense ids)
 }
 
 // InfoOf describes g under name.
 func InfoOf(name string, g *graph.CSR) GraphInfo {
-	return GraphInfo{Name: name, Fingerprint: g.Fingerprint(), Vertices: g.NumVertices(), Edges: g.NumEdges(), Directed: g.Directed}
+	return GraphInfo{Name: name, Fingerprint: g.Fingerprint(), Vertices: g.NumVertices(), Edges: g.NumEdges(), Directed: g.Directed, IDs: g.IDs}
+}
+
+// VertexID returns the id the graph's file gives vertex v, as a person types and reads it.
+func (gi GraphInfo) VertexID(v int) uint64 {
+	if v < 0 || v >= gi.Vertices {
+		return uint64(v)
+	}
+	return gi.IDs.ID(uint32(v))
+}
+
+// ParamText returns the named parameter as a person reads it: src is the file's id of the
+// source vertex.
+func (r *Result) ParamText(name string) string {
+	if name == "src" && r.Params.Src >= 0 {
+		return strconv.FormatUint(r.Graph.VertexID(int(r.Params.Src)), 10)
+	}
+	return r.Params.Get(name)
+}
+
+// ParamsShown returns the parameters of r's algorithm by name, as ParamText gives them.
+func (r *Result) ParamsShown() map[string]string {
+	m := r.Params.For(r.Algorithm)
+	if _, ok := m["src"]; ok {
+		m["src"] = r.ParamText("src")
+	}
+	return m
 }
 
 // Summary holds the numbers a person reads first. Fields that do not apply are zero.
@@ -143,7 +171,7 @@ func (r *Result) Value(v int) string {
 		}
 		return fmt.Sprint(r.Dist[v])
 	case r.Comp != nil:
-		return fmt.Sprint(r.Comp[v])
+		return fmt.Sprint(r.Graph.VertexID(int(r.Comp[v]))) // a label is a vertex of the component
 	case r.Rank != nil:
 		return fmt.Sprintf("%.9g", r.Rank[v])
 	case r.Centrality != nil:

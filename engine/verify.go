@@ -102,7 +102,7 @@ func verifyExact(what string, g *graph.CSR, got, want []int32, format func(int32
 		return nil
 	}
 	return fmt.Errorf("verify: %s of vertex %d: got %s, want %s (%d of %d vertices differ)",
-		what, first, format(got[first]), format(want[first]), count, len(got))
+		what, g.IDs.ID(uint32(first)), format(got[first]), format(want[first]), count, len(got))
 }
 
 func verifyBFS(g *graph.CSR, got, want *Result) error {
@@ -127,13 +127,16 @@ func verifyCC(g *graph.CSR, got, want *Result) error {
 	if err := checkLen("cc component", g.NumVertices(), len(got.Comp), len(want.Comp)); err != nil {
 		return err
 	}
-	return SamePartition(got.Comp, want.Comp)
+	return samePartition(got.Comp, want.Comp, g.IDs)
 }
 
 // SamePartition reports whether two labellings of the same vertices group them identically
 // (labels themselves may differ). The error names the first vertex whose grouping differs:
 // a vertex that got puts with an earlier vertex and want does not, or the reverse.
-func SamePartition(got, want []uint32) error {
+func SamePartition(got, want []uint32) error { return samePartition(got, want, graph.IDs{}) }
+
+// samePartition is SamePartition naming vertices by the ids of the graph's file.
+func samePartition(got, want []uint32, ids graph.IDs) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("verify: partition sizes differ: got %d vertices, want %d", len(got), len(want))
 	}
@@ -164,10 +167,10 @@ func SamePartition(got, want []uint32) error {
 		switch {
 		case okG && wm != wl:
 			msg = fmt.Sprintf("vertex %d: got it in the component of vertex %d (label %d), want it apart (want labels %d and %d)",
-				v, firstG[gl], gl, want[firstG[gl]], wl)
+				ids.ID(uint32(v)), ids.ID(uint32(firstG[gl])), ids.ID(gl), ids.ID(want[firstG[gl]]), ids.ID(wl))
 		default:
 			msg = fmt.Sprintf("vertex %d: got it apart from vertex %d (got labels %d and %d), want them in one component (label %d)",
-				v, firstW[wl], got[firstW[wl]], gl, wl)
+				ids.ID(uint32(v)), ids.ID(uint32(firstW[wl])), ids.ID(got[firstW[wl]]), ids.ID(gl), ids.ID(wl))
 		}
 	}
 	if count == 0 {
@@ -184,7 +187,7 @@ func verifyPR(g *graph.CSR, got, want *Result) error {
 	for v := range got.Rank {
 		d := math.Abs(got.Rank[v] - want.Rank[v])
 		if math.IsNaN(d) {
-			return fmt.Errorf("verify: pr rank of vertex %d: got %v, want %v", v, got.Rank[v], want.Rank[v])
+			return fmt.Errorf("verify: pr rank of vertex %d: got %v, want %v", g.IDs.ID(uint32(v)), got.Rank[v], want.Rank[v])
 		}
 		l1 += d
 		if d > worstD {
@@ -202,7 +205,7 @@ func verifyPR(g *graph.CSR, got, want *Result) error {
 			got.Params.Tolerance, want.Params.Tolerance, d)
 	}
 	msg := fmt.Sprintf("verify: pr ranks differ by %.3g in L1 (allowed %.3g = %s); largest at vertex %d: got %.9g, want %.9g",
-		l1, allowed, why, worst, got.Rank[worst], want.Rank[worst])
+		l1, allowed, why, g.IDs.ID(uint32(worst)), got.Rank[worst], want.Rank[worst])
 	gotName, wantName := got.Engine, want.Engine
 	if gotName == "" || wantName == "" || gotName == wantName {
 		gotName, wantName = "got", "want"

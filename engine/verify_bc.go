@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/gworkbench/gworkbench/graph"
@@ -71,9 +70,9 @@ func sampleSources(g *graph.CSR, seed int64, k int) []uint32 {
 
 // BCSourcesNote describes the sources for a trace note: "source 5", or "12 sources (seed 1):
 // 5, 17, ..." with at most 16 ids listed.
-func BCSourcesNote(p Params, srcs []uint32) string {
+func BCSourcesNote(p Params, srcs []uint32, ids graph.IDs) string {
 	if len(srcs) == 1 && p.Sources == 0 {
-		return "source " + strconv.FormatUint(uint64(srcs[0]), 10)
+		return "source " + ids.Text(srcs[0])
 	}
 	var b strings.Builder
 	if p.Sources < 0 {
@@ -89,7 +88,7 @@ func BCSourcesNote(p Params, srcs []uint32) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.FormatUint(uint64(s), 10))
+		b.WriteString(ids.Text(s))
 	}
 	return b.String()
 }
@@ -123,7 +122,7 @@ func verifyBC(g *graph.CSR, got, want *Result) error {
 	if bad > 0 {
 		a, b := got.Centrality[first], want.Centrality[first]
 		return fmt.Errorf("bc: %d vertices differ by more than %g relative, first %d: got %.12g, want %.12g (relative difference %.3g)",
-			bad, BCTolerance, first, a, b, math.Abs(a-b)/math.Max(math.Abs(a), math.Abs(b)))
+			bad, BCTolerance, g.IDs.ID(uint32(first)), a, b, math.Abs(a-b)/math.Max(math.Abs(a), math.Abs(b)))
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func verifyMIS(g *graph.CSR, got, want *Result) error {
 				continue
 			}
 			if got.InSet[v] && got.InSet[u] {
-				return fmt.Errorf("mis: not independent: vertices %d and %d are adjacent and both in the set", v, u)
+				return fmt.Errorf("mis: not independent: vertices %d and %d are adjacent and both in the set", g.IDs.ID(uint32(v)), g.IDs.ID(u))
 			}
 			if got.InSet[v] {
 				hasInNeighbour[u] = true
@@ -60,7 +60,7 @@ func verifyMIS(g *graph.CSR, got, want *Result) error {
 	}
 	for v := 0; v < n; v++ {
 		if !got.InSet[v] && !hasInNeighbour[v] {
-			return fmt.Errorf("mis: not maximal: vertex %d is out of the set and has no neighbour in it", v)
+			return fmt.Errorf("mis: not maximal: vertex %d is out of the set and has no neighbour in it", g.IDs.ID(uint32(v)))
 		}
 	}
 	if got.Summary.SetSize != size {

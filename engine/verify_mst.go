@@ -80,7 +80,7 @@ func verifyMST(g *graph.CSR, got, want *Result) error {
 		u, v := ArcSource(g, a), g.Neighbors[a]
 		ru, rv := find(u), find(v)
 		if ru == rv {
-			return fmt.Errorf("mst: forest edge %d (arc %d, %d-%d) closes a cycle", i, a, u, v)
+			return fmt.Errorf("mst: forest edge %d (arc %d, %d-%d) closes a cycle", i, a, g.IDs.ID(u), g.IDs.ID(v))
 		}
 		parent[ru] = rv
 		total += int64(ArcWeight(g, a))

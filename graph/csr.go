@@ -15,6 +15,10 @@ type CSR struct {
 	Weights   []int32  // nil, or len E: Weights[i] is the weight of arc i
 	Directed  bool
 
+	// IDs maps the vertices to the ids of the file they came from (the identity for generated
+	// graphs); every id a person types or reads goes through it.
+	IDs IDs
+
 	// Origin says how the graph was made (file, format, generator, what the loader removed).
 	Origin Origin
 
@@ -42,7 +46,8 @@ type Origin struct {
 	Path              string // source file, "" for generated graphs
 	Format            string // "mtx", "snap", "dimacs", "pace", "metis", "el", "wel", "gwg", "gen"
 	Generator         string // for generated graphs: "kron scale=20 degree=16 seed=1"
-	Base              int    // id base the file used (0 or 1)
+	Base              int    // id base the file used (0 or 1; the first id when a sparse file was compacted)
+	Compacted         int64  // ids the file skipped (sparse ids compacted to 0..V-1; IDs maps them back)
 	DirectionAssumed  string // why the graph is (un)directed, e.g. "mtx symmetric", "told: undirected"
 	Symmetrized       bool   // arcs were added to make a directed input undirected
 	SelfLoopsRemoved  int64
@@ -174,7 +179,7 @@ func buildTranspose(g *CSR, workers int) *CSR {
 		}(w)
 	}
 	wg.Wait()
-	t := &CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: true, Origin: g.Origin}
+	t := &CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: true, IDs: g.IDs, Origin: g.Origin}
 	t.transposeOnce.Do(func() { t.transpose = g })
 	return t
 }

@@ -21,9 +21,12 @@
 // problem line, and a first line shaped unlike the lines after it (a size line, a METIS
 // header); read as edges they would give a plausible but wrong graph.
 //
-// Every format may be gzip-compressed (detected by its magic bytes). Vertex ids are never
-// renumbered: ids named in the file but without edges stay as isolated vertices, and 1-based
-// files are shifted to 0-based. Self-loops and duplicate edges are dropped by default (the
+// Every format may be gzip-compressed (detected by its magic bytes). Vertices keep the ids of
+// their file through graph.CSR.IDs, while the engines number them 0..V-1: 1-based files are
+// shifted (IDs.Base); a SNAP edge list names only the vertices that appear in it, so sparse ids
+// are compacted in order (IDs.Labels maps back) and ids contiguous from k are shifted by k;
+// formats that state a vertex count, and GAPBS .el/.wel files, keep ids without edges as
+// isolated vertices. base= overrides: the ids are then numbers from that base. Self-loops and duplicate edges are dropped by default (the
 // lowest weight of duplicates is kept) and counted in graph.Origin.
 //
 // Text files are parsed on all cores: one goroutine cuts the input into chunks of whole

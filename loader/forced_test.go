@@ -113,8 +113,8 @@ func TestEdgeListLookalikesStillLoad(t *testing.T) {
 		{"header p with numbers", "g.txt", "p 1 2\n0 1\n1 2\n", 3, 2, `header line 1 skipped: "p 1 2"`},
 		{"one c header", "g.txt", "c d\n0 1\n1 2\n", 3, 2, `header line 1 skipped: "c d"`},
 		{"percent comments", "g.txt", "% sym unweighted\n% 3 3\n0 1\n1 2\n", 3, 2, ""},
-		{"konect extra columns", "g.txt", "1 2 1 100\n2 3 1 200 7\n3 4 1\n4 5 1 9\n", 6, 4, "columns 4..4 are ignored"},
-		{"two lines", "g.txt", "3 3 3\n1 2 1\n", 4, 1, ""}, // 3 3 is a self-loop
+		{"konect extra columns", "g.txt", "1 2 1 100\n2 3 1 200 7\n3 4 1\n4 5 1 9\n", 5, 4, "columns 4..4 are ignored"},
+		{"two lines", "g.txt", "3 3 3\n1 2 1\n", 3, 1, ""}, // 3 3 is a self-loop; ids 1..3
 		{"weighted", "g.wel", "0 1 5\n1 2 6\n2 0 7\n", 3, 3, ""},
 	}
 	dir := t.TempDir()

@@ -27,7 +27,7 @@ import (
 //	offset  size  field
 //	0       8     magic "GWGRAPH\x00"
 //	8       4     version (1)
-//	12      4     flags: bit 0 directed, bit 1 weighted
+//	12      4     flags: bit 0 directed, bit 1 weighted, bit 2 labelled (sparse file ids)
 //	16      8     V
 //	24      8     arcs
 //	32      8     metadata length in bytes (JSON: Origin and the cache key)
@@ -38,6 +38,7 @@ import (
 //	        8(V+1)            offsets (int64)
 //	        4 arcs, pad to 8  neighbours (uint32)
 //	        4 arcs, pad to 8  weights (int32), when weighted
+//	        4 V, pad to 8     the file's id of each vertex (uint32, ascending), when labelled
 //
 // A file that fails any check (size, version, checksum, offsets, ids) is refused, never
 // trusted; a cache that fails is rebuilt from its source.
@@ -81,6 +82,7 @@ func gwgChecksum(head []byte, body [][]byte) uint32 {
 type gwgMeta struct {
 	Key    string       `json:"key,omitempty"` // options and source stamp a cache was made with
 	Origin graph.Origin `json:"origin"`
+	IDBase uint32       `json:"id_base,omitempty"` // graph.IDs.Base
 }
 
 func isGWG(head []byte) bool { return bytes.HasPrefix(head, []byte(gwgMagic)) }
@@ -92,7 +94,7 @@ func pad8(n int64) int64 { return (n + 7) &^ 7 }
 func WriteGWG(path string, g *graph.CSR) error { return writeGWG(path, g, "") }
 
 func writeGWG(path string, g *graph.CSR, key string) error {
-	meta, err := json.Marshal(gwgMeta{Key: key, Origin: g.Origin})
+	meta, err := json.Marshal(gwgMeta{Key: key, Origin: g.Origin, IDBase: g.IDs.Base})
 	if err != nil {
 		return fmt.Errorf("loader: %s: %w", path, err)
 	}
@@ -107,6 +109,9 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	if g.Weights != nil {
 		flags |= 2
 	}
+	if g.IDs.Labels != nil {
+		flags |= 4
+	}
 	binary.LittleEndian.PutUint32(hdr[12:], flags)
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(g.NumVertices()))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(g.NumArcs()))
@@ -118,6 +123,9 @@ func writeGWG(path string, g *graph.CSR, key string) error {
 	}
 	if g.Weights != nil {
 		pieces = append(pieces, graph.Int32Bytes(g.Weights), make([]byte, pad8(4*g.NumArcs())-4*g.NumArcs()))
+	}
+	if l := g.IDs.Labels; l != nil {
+		pieces = append(pieces, graph.Uint32Bytes(l), make([]byte, pad8(4*int64(len(l)))-4*int64(len(l))))
 	}
 	binary.LittleEndian.PutUint32(hdr[40:], gwgChecksum(hdr[:40], pieces))
 
@@ -211,7 +219,7 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 		return nil, "", bad(8, "version %d, this build reads version %d", v, gwgVersion)
 	}
 	flags := binary.LittleEndian.Uint32(data[12:])
-	if flags&^3 != 0 {
+	if flags&^7 != 0 {
 		return nil, "", bad(12, "unknown flags %#x", flags)
 	}
 	n := binary.LittleEndian.Uint64(data[16:])
@@ -227,6 +235,10 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 	end := wtAt
 	if weighted {
 		end += pad8(4 * int64(arcs))
+	}
+	lbAt := end
+	if flags&4 != 0 {
+		end += pad8(4 * int64(n))
 	}
 	if int64(len(data)) != end {
 		return nil, "", bad(int64(len(data)), "file is %d bytes, its header promises %d (V=%d, arcs=%d): truncated or extended", len(data), end, n, arcs)
@@ -253,6 +265,18 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 		wt = []int32{}
 	}
 	verr := validateCSR(off, nb, n)
+	var labels []uint32
+	if flags&4 != 0 && n > 0 {
+		labels = unsafe.Slice((*uint32)(unsafe.Pointer(&data[lbAt])), n)
+		if verr == "" {
+			for i := 1; i < len(labels); i++ {
+				if labels[i] <= labels[i-1] {
+					verr = fmt.Sprintf("vertex ids not ascending at vertex %d", i)
+					break
+				}
+			}
+		}
+	}
 	wg.Wait()
 	if want := binary.LittleEndian.Uint32(data[40:]); crc != want {
 		return nil, "", bad(40, "checksum mismatch (stored %08x, computed %08x)", want, crc)
@@ -265,6 +289,7 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 		return nil, "", bad(gwgHeader, "metadata: %v", err)
 	}
 	g := &graph.CSR{Offsets: off, Neighbors: nb, Weights: wt, Directed: flags&1 != 0, Origin: meta.Origin}
+	g.IDs = graph.IDs{Base: meta.IDBase, Labels: labels}
 	g.Origin.FromCache = true
 	return g, meta.Key, nil
 }

@@ -12,7 +12,7 @@ import (
 
 func TestGWGRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"rome99.gr", "NY.gr", "chesapeake.mtx", "Lederberg.mtx"} {
+	for _, f := range []string{"rome99.gr", "NY.gr", "chesapeake.mtx", "Lederberg.mtx", "wiki-Vote.txt"} {
 		g := mustLoad(t, filepath.Join(graphsDir, f), DefaultOptions())
 		path := filepath.Join(dir, f+".gwg")
 		if err := WriteGWG(path, g); err != nil {
@@ -24,6 +24,9 @@ func TestGWGRoundTrip(t *testing.T) {
 		}
 		if h.Fingerprint() != g.Fingerprint() || h.Directed != g.Directed || h.Weighted() != g.Weighted() {
 			t.Errorf("%s: round trip changed the graph", f)
+		}
+		if !reflect.DeepEqual(h.IDs, g.IDs) {
+			t.Errorf("%s: round trip changed the vertex ids: got %v, want %v", f, h.IDs.Range(h.NumVertices()), g.IDs.Range(g.NumVertices()))
 		}
 		want := g.Origin
 		want.FromCache = true

@@ -258,11 +258,18 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		return nil, lineErr(name, p.sizeLine, "%s says %d %s, but the file has %d", p.sizeWhat, p.entries, what, entries)
 	}
 	n := p.n
+	ids := graph.IDs{Base: uint32(p.base)}
 	if n < 0 {
 		if entries == 0 {
 			return nil, fileErr(name, "no edges: expected lines \"U V\" (or \"U V W\") after the comments")
 		}
 		n = int64(maxID) + 1
+		// A SNAP edge list names its vertices by the ids that appear in it (as SNAP and
+		// NetworkX read it): sparse ids are compacted, and ids map back. base= keeps the ids
+		// as numbers; GAPBS .el/.wel files keep 0..max as GAPBS does.
+		if p.format == "snap" && o.base < 0 {
+			n, ids = compactIDs(blocks, minID, maxID)
+		}
 	}
 	// Direction: the format's unless told.
 	directed := p.directed
@@ -299,6 +306,7 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		return nil, err
 	}
 	g.Directed = directed
+	g.IDs = ids
 	dups := st.dupArcs
 	switch {
 	case symmetrize && p.paired:
@@ -317,7 +325,13 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		Entries:           entries,
 		Note:              p.note,
 	}
-	if p.n < 0 && p.base == 0 && o.base < 0 && minID > 0 && minID < maxVertices {
+	if ids.Labels != nil {
+		g.Origin.Base = int(ids.Labels[0])
+		g.Origin.Compacted = int64(maxID) + 1 - n
+	} else if ids.Base != uint32(p.base) {
+		g.Origin.Base = int(ids.Base)
+	}
+	if p.n < 0 && p.base == 0 && o.base < 0 && ids.Identity() && minID > 0 && minID < maxVertices {
 		g.Origin.Note = joinNote(g.Origin.Note, fmt.Sprintf("the smallest id is %d, so ids 0..%d have no edges (base=1 reads 1-based ids)", minID, minID-1))
 	}
 	if realW && weighted {
@@ -458,13 +472,13 @@ func reshape(ctx context.Context, g *graph.CSR, o *options) (*graph.CSR, error) 
 		if err != nil {
 			return nil, err
 		}
-		h.Origin = g.Origin
+		h.Origin, h.IDs = g.Origin, g.IDs
 		h.Origin.DirectionAssumed = "told: undirected"
 		h.Origin.Symmetrized = true
 		h.Origin.DuplicatesRemoved += st.dupArcs / 2
 		g = h
 	} else if o.direction == "directed" && !g.Directed {
-		h := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: g.Weights, Directed: true, Origin: g.Origin}
+		h := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: g.Weights, Directed: true, IDs: g.IDs, Origin: g.Origin}
 		h.Origin.DirectionAssumed = "told: directed (each edge gives both arcs)"
 		g = h
 	}

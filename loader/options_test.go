@@ -136,7 +136,12 @@ func TestOptions(t *testing.T) {
 			}
 		}},
 		{"el", "a.el", "0 1\n1 2\n", def, "0:1 1:2 2:", true, nil},
-		{"1-based edge list hint", "a.txt", "1 2\n2 3\n", def, "0: 1:2 2:3 3:", true, func(t *testing.T, o graph.Origin) {
+		{"1-based edge list keeps its ids", "a.txt", "1 2\n2 3\n", def, "0:1 1:2 2:", true, func(t *testing.T, o graph.Origin) {
+			if o.Base != 1 {
+				t.Errorf("base %d, want 1", o.Base)
+			}
+		}},
+		{"el with gaps hint", "a.el", "1 2\n2 3\n", def, "0: 1:2 2:3 3:", true, func(t *testing.T, o graph.Origin) {
 			if !strings.Contains(o.Note, "the smallest id is 1, so ids 0..0 have no edges (base=1 reads 1-based ids)") {
 				t.Errorf("note %q", o.Note)
 			}

@@ -122,6 +122,9 @@ func TestFormatsRoundTrip(t *testing.T) {
 			}
 			data := writeFormat(want, c.format)
 			opt := DefaultOptions()
+			if c.format == "snap" {
+				opt.Base = 0 // the ids as numbers: vertices without edges stay (compacted, they would go)
+			}
 			for _, chunk := range []int{4 << 20, 61} {
 				chunkSize = chunk
 				for _, gz := range []bool{false, true} {

@@ -52,7 +52,7 @@ func cmdExport(ec *execCtx) error {
 		err = s.writeFile("export", path, func(w *bufio.Writer) error {
 			w.WriteString("vertex,value\n")
 			for v := 0; v < r.Graph.Vertices; v++ {
-				w.WriteString(strconv.Itoa(v))
+				w.WriteString(strconv.FormatUint(r.Graph.VertexID(v), 10))
 				w.WriteByte(',')
 				w.WriteString(r.Value(v))
 				w.WriteByte('\n')

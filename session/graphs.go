@@ -145,7 +145,7 @@ func (s *Session) addGraphNoting(name string, g *graph.CSR, src string) {
 	_, err := s.graph(name)
 	s.AddGraph(name, g, src)
 	s.note("%s\n", s.graphLine(name, g))
-	if d := loadDetails(g.Origin); d != "" {
+	if d := loadDetails(g); d != "" {
 		for _, l := range wrapWords(d, s.lineWidth()-2) {
 			s.note("  %s\n", s.paint(ansiDim, l))
 		}
@@ -158,7 +158,8 @@ func (s *Session) addGraphNoting(name string, g *graph.CSR, src string) {
 // loadDetails says what the loader did with a file (format, id base, why the graph is
 // directed or not, what it removed or generated), so that a surprise shows at once rather
 // than in info; "" for a generated graph.
-func loadDetails(o graph.Origin) string {
+func loadDetails(g *graph.CSR) string {
+	o := g.Origin
 	if o.Path == "" || o.Generator != "" {
 		return ""
 	}
@@ -167,7 +168,7 @@ func loadDetails(o graph.Origin) string {
 	if f == "" {
 		f = "read"
 	}
-	f += fmt.Sprintf(", %d-based ids", o.Base)
+	f += ", vertex ids " + idsText(g)
 	if o.FromCache {
 		f += ", from the .gwg cache"
 	}
@@ -195,6 +196,21 @@ func loadDetails(o graph.Origin) string {
 		parts = append(parts, o.Note)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// idsText says which ids the vertices of g have and what the loader did to keep them:
+// "1..3353 as in the file", "7,115 ids from 3 to 8297 as in the file (1,183 unused ids
+// skipped: the engines number them 0..7114)".
+func idsText(g *graph.CSR) string {
+	n := g.NumVertices()
+	t := g.IDs.Range(n)
+	if g.Origin.Path != "" {
+		t += " as in the file"
+	}
+	if g.IDs.Labels != nil {
+		t += fmt.Sprintf(" (%s skipped: the engines number them 0..%d)", plural(g.Origin.Compacted, "unused id", "unused ids"), n-1)
+	}
+	return t
 }
 
 // progress is where the loader reports long work: the terminal, or nowhere.

@@ -51,7 +51,7 @@ func cmdInfo(ec *execCtx) error {
 		}
 	}
 	add("weights", w)
-	add("degree", fmt.Sprintf("min %d, avg %.2f, max %d (vertex %d)", p.MinDegree, p.AvgDegree, p.MaxDegree, p.MaxDegreeVertex))
+	add("degree", fmt.Sprintf("min %d, avg %.2f, max %d (vertex %d)", p.MinDegree, p.AvgDegree, p.MaxDegree, g.IDs.ID(uint32(p.MaxDegreeVertex))))
 	add("isolated", fmtCount(p.Isolated))
 	if p.Diameter >= 0 {
 		add("diameter", fmt.Sprintf("~%d (estimate, a lower bound)", p.Diameter))
@@ -71,8 +71,8 @@ func cmdInfo(ec *execCtx) error {
 			src += ")"
 		}
 		add("read from", src)
-		add("id base", strconv.Itoa(o.Base))
 	}
+	add("vertex ids", idsText(g))
 	if o.SelfLoopsRemoved > 0 || o.DuplicatesRemoved > 0 || p.SelfLoops > 0 {
 		add("removed", fmt.Sprintf("%s self-loops, %s duplicate edges (%s self-loops kept)", fmtCount(o.SelfLoopsRemoved), fmtCount(o.DuplicatesRemoved), fmtCount(p.SelfLoops)))
 	}

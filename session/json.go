@@ -117,7 +117,7 @@ func resultJSONOf(r *engine.Result, m measured) resultJSON {
 		Algorithm: string(r.Algorithm),
 		Engine:    r.Engine,
 		Serial:    r.Engine == "ref",
-		Params:    numbers(r.Params.For(r.Algorithm)),
+		Params:    numbers(r.ParamsShown()),
 		Schedule:  numbers(r.Schedule.Map()),
 		Warmup:    m.warmup,
 		Sources:   m.srcs,
@@ -171,15 +171,18 @@ func text(v any) string {
 	return fmt.Sprint(v)
 }
 
+// srcID is the file's id of a result's source vertex.
+func srcID(r *engine.Result) uint64 { return r.Graph.VertexID(int(r.Params.Src)) }
+
 // summaryJSON is the algorithm-specific summary.
 func summaryJSON(r *engine.Result) map[string]any {
 	sm := r.Summary
 	m := map[string]any{}
 	switch r.Algorithm {
 	case engine.BFS:
-		m["src"], m["reached"], m["max_depth"] = r.Params.Src, sm.Reached, sm.MaxDepth
+		m["src"], m["reached"], m["max_depth"] = srcID(r), sm.Reached, sm.MaxDepth
 	case engine.SSSP:
-		m["src"], m["reached"], m["max_dist"] = r.Params.Src, sm.Reached, sm.MaxDist
+		m["src"], m["reached"], m["max_dist"] = srcID(r), sm.Reached, sm.MaxDist
 	case engine.CC:
 		m["components"], m["largest_component"] = sm.Components, sm.LargestComp
 	case engine.PR:

@@ -201,6 +201,11 @@ func cmdOpen(ec *execCtx) error {
 		for _, g := range s.graphs {
 			if g.name == it.r.Graph.Name && g.g.Fingerprint() == it.r.Graph.Fingerprint {
 				it.g = g.g
+				// The saved src is the file's id; the result holds the dense one.
+				it.r.Graph.IDs = g.g.IDs
+				if v, ok := g.g.IDs.Vertex(uint64(it.r.Params.Src), g.g.NumVertices()); ok && it.r.Params.Src >= 0 {
+					it.r.Params.Src = int64(v)
+				}
 			}
 		}
 		s.removeNamedLocked(it.name)

@@ -162,7 +162,7 @@ func TestErrorsNameTheCommand(t *testing.T) {
 func TestLoadSaysWhatTheLoaderDid(t *testing.T) {
 	s, out := newTest(t)
 	mustContain(t, "load", do(t, s, out, "load x = testdata/tiny.el"),
-		"x: 4 vertices, 4 edges, directed\n", "  el, 0-based ids; ", "removed 1 self-loop")
+		"x: 4 vertices, 4 edges, directed\n", "  el, vertex ids 0..3 as in the file; ", "removed 1 self-loop")
 	mustContain(t, "load undirected", do(t, s, out, "load y = testdata/tiny.el undirected weights=uniform:1:9"),
 		"told: undirected", "weights generated uniform:1:9")
 	if o := do(t, s, out, "gen k = kron scale=4 degree=2"); strings.Count(o, "\n") != 1 {

@@ -107,11 +107,13 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 	if err := sp.sched.Validate(sp.alg, sp.engineName); err != nil {
 		return err
 	}
-	if n := int64(sp.g.NumVertices()); takesSrc(sp.alg) && sp.params.Src >= n {
+	if n := sp.g.NumVertices(); takesSrc(sp.alg) && sp.params.Src >= 0 {
 		if n == 0 {
 			return fmt.Errorf("src=%d: %s has no vertices", sp.params.Src, sp.graphName)
 		}
-		return fmt.Errorf("src=%d is not a vertex of %s: its vertices are 0..%d", sp.params.Src, sp.graphName, n-1)
+		if _, ok := sp.g.IDs.Vertex(uint64(sp.params.Src), n); !ok {
+			return fmt.Errorf("src=%d is not a vertex of %s: its vertices are %s", sp.params.Src, sp.graphName, sp.g.IDs.Range(n))
+		}
 	}
 	sp.srcs = nil
 	return resolveSources(sp)
@@ -121,6 +123,18 @@ func (s *Session) apply(sp *runSpec, pairs []setting) error {
 // knob: engine, graph, repeat, warmup.
 func timingKey(key string) bool {
 	return key == "engine" || key == "graph" || key == "repeat" || key == "warmup"
+}
+
+// engineParams returns sp's parameters as the engines take them: src, which a person gives as
+// the id the graph's file uses, becomes the dense vertex id (apply checked that it exists).
+func (sp runSpec) engineParams() engine.Params {
+	p := sp.params
+	if p.Src >= 0 && sp.g != nil {
+		if v, ok := sp.g.IDs.Vertex(uint64(p.Src), sp.g.NumVertices()); ok {
+			p.Src = int64(v)
+		}
+	}
+	return p
 }
 
 // takesSrc reports whether alg has the src parameter.
@@ -324,7 +338,7 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
 	lp := &livePrinter{s: s, mode: live}
 	req := engine.Request{
-		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.params, Schedule: sp.sched,
+		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.engineParams(), Schedule: sp.sched,
 		Observer: func(rec engine.Record) {
 			s.emit(RunRecord{Record: rec})
 			lp.record(rec)

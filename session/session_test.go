@@ -341,7 +341,7 @@ func TestLoad(t *testing.T) {
 	s, out := newTest(t)
 	o := do(t, s, out, "load t = testdata/tiny.el")
 	mustContain(t, "load", o, "t: 4 vertices, 4 edges, directed")
-	mustContain(t, "info", do(t, s, out, "info t"), "testdata/tiny.el", "self-loops", "id base")
+	mustContain(t, "info", do(t, s, out, "info t"), "testdata/tiny.el", "self-loops", "vertex ids   0..3 as in the file")
 	mustContain(t, "load undirected", do(t, s, out, "load testdata/tiny.el undirected"), "tiny: 4 vertices", "undirected")
 	mustContain(t, "run on loaded", do(t, s, out, "run bfs src=0; verify"), "reached 4 of 4")
 	for _, c := range []struct{ line, want string }{

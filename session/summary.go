@@ -72,7 +72,7 @@ func paramsText(r *engine.Result) string {
 	var parts []string
 	for _, p := range engine.ParamSpecs() {
 		if p.AppliesTo(r.Algorithm) {
-			parts = append(parts, p.Name+"="+r.Params.Get(p.Name))
+			parts = append(parts, p.Name+"="+r.ParamText(p.Name))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -84,9 +84,9 @@ func summaryText(r *engine.Result) string {
 	v := int64(r.Graph.Vertices)
 	switch r.Algorithm {
 	case engine.BFS:
-		return fmt.Sprintf("reached %s of %s vertices from %s, max depth %d", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), sm.MaxDepth)
+		return fmt.Sprintf("reached %s of %s vertices from %s, max depth %d", fmtCount(sm.Reached), fmtCount(v), r.ParamText("src"), sm.MaxDepth)
 	case engine.SSSP:
-		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %s", fmtCount(sm.Reached), fmtCount(v), r.Params.Get("src"), fmtCount(int64(sm.MaxDist)))
+		return fmt.Sprintf("reached %s of %s vertices from %s, max distance %s", fmtCount(sm.Reached), fmtCount(v), r.ParamText("src"), fmtCount(int64(sm.MaxDist)))
 	case engine.CC:
 		return fmt.Sprintf("%s, the largest has %s vertices", plural(sm.Components, "component", "components"), fmtCount(sm.LargestComp))
 	case engine.PR:
@@ -94,7 +94,7 @@ func summaryText(r *engine.Result) string {
 		if top < 0 {
 			return fmt.Sprintf("rank sum %.6f", sm.RankSum)
 		}
-		return fmt.Sprintf("rank sum %.6f, top vertex %d (rank %.3g)", sm.RankSum, top, val)
+		return fmt.Sprintf("rank sum %.6f, top vertex %d (rank %.3g)", sm.RankSum, r.Graph.VertexID(top), val)
 	case engine.TC:
 		return plural(int64(sm.Triangles), "triangle", "triangles")
 	case engine.BC:
@@ -102,7 +102,13 @@ func summaryText(r *engine.Result) string {
 		if top < 0 {
 			return fmt.Sprintf("reached %s vertices", fmtCount(sm.Reached))
 		}
-		return fmt.Sprintf("most central vertex %d (%.4g)", top, val)
+		switch n := r.Params.Sources; {
+		case n == 0:
+			return fmt.Sprintf("from one source (src=%s): its shortest paths pass most through vertex %d (%.4g); sources=K samples K sources, sources=all is exact", r.ParamText("src"), r.Graph.VertexID(top), val)
+		case n > 0:
+			return fmt.Sprintf("estimated from %s: most central vertex %d (%.4g)", plural(int64(n), "sampled source", "sampled sources"), r.Graph.VertexID(top), val)
+		}
+		return fmt.Sprintf("most central vertex %d (%.4g)", r.Graph.VertexID(top), val)
 	case engine.MIS:
 		return fmt.Sprintf("independent set of %s vertices", fmtCount(sm.SetSize))
 	case engine.MST:

@@ -23,7 +23,7 @@ const (
 type measured struct {
 	times   []time.Duration // end to end (Summary.Time)
 	kernels []time.Duration // the kernels' time by CUDA events (nil when the engine measures none)
-	srcs    []int64         // the source of each run (bfs, sssp, bc; nil otherwise)
+	srcs    []int64         // the source of each run, as the graph's file numbers it (bfs, sssp, bc; nil otherwise)
 	edges   []int64         // the edges TEPS counts for each run (engine.TEPSEdges)
 	warmup  int             // uncounted runs before them
 }
@@ -152,7 +152,7 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 			m.kernels = append(m.kernels, r.Summary.KernelTime)
 		}
 		if takesSrc(r.Algorithm) {
-			m.srcs = append(m.srcs, r.Params.Src)
+			m.srcs = append(m.srcs, int64(r.Graph.VertexID(int(r.Params.Src)))) // the file's id
 		}
 		m.edges = append(m.edges, engine.TEPSEdges(sp.g, r))
 		return nil
@@ -213,9 +213,9 @@ func resolveSources(sp *runSpec) error {
 	if err != nil {
 		return err
 	}
-	sp.srcs = make([]int64, len(srcs))
+	sp.srcs = make([]int64, len(srcs)) // ids of the graph's file, as src= takes them
 	for i, v := range srcs {
-		sp.srcs[i] = int64(v)
+		sp.srcs[i] = int64(sp.g.IDs.ID(v))
 	}
 	return nil
 }

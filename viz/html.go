@@ -194,7 +194,7 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 	for _, f := range summaryFields(r.Summary) {
 		kv(&s.Summary, f[0], f[1])
 	}
-	for name, v := range r.Params.For(r.Algorithm) {
+	for name, v := range r.ParamsShown() {
 		kv(&s.Summary, "param "+name, v)
 	}
 	sort.SliceStable(s.Summary.Rows[5:], func(i, j int) bool { return s.Summary.Rows[5+i][0] < s.Summary.Rows[5+j][0] })

@@ -127,7 +127,7 @@ func runBC(ctx context.Context, r *Run) error {
 		}
 		note := ""
 		if si == 0 {
-			note = engine.BCSourcesNote(r.Req.Params, srcs) + "; "
+			note = engine.BCSourcesNote(r.Req.Params, srcs, g.IDs) + "; "
 		}
 		reached, err := b.source(ctx, src, si < bcDetailedSources, note)
 		if err != nil {
@@ -167,7 +167,7 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed bool, note stri
 	}
 	// Forward.
 	r.emit(engine.Record{Kind: engine.PhaseRecord, Iter: b.iter, Phase: "forward",
-		Note: note + fmt.Sprintf("BFS from %d counting shortest paths", src)})
+		Note: note + "BFS from " + r.G.IDs.Text(src) + " counting shortest paths"})
 	start := time.Now()
 	var phaseEdges int64
 	reached := int64(1)

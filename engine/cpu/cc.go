@@ -242,7 +242,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 	tot = sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 1, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n) - tot.b,
 		InEdges: tot.a, EdgesScanned: tot.a, Time: time.Since(start),
-		Note: fmt.Sprintf("final links; skipped the sampled giant component (label %d, %.0f%% of the sample, %d vertices)", giant, 100*share, tot.b)})
+		Note: fmt.Sprintf("final links; skipped the sampled giant component (label %d, %.0f%% of the sample, %d vertices)", c.g.IDs.ID(giant), 100*share, tot.b)})
 	return nil
 }
 

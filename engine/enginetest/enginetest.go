@@ -281,7 +281,7 @@ func WithUniformWeights(g *graph.CSR, lo, hi int32, seed uint64) *graph.CSR {
 			w[i] = lo + int32(h%uint64(hi-lo+1))
 		}
 	}
-	out := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: w, Directed: g.Directed, Origin: g.Origin}
+	out := &graph.CSR{Offsets: g.Offsets, Neighbors: g.Neighbors, Weights: w, Directed: g.Directed, IDs: g.IDs, Origin: g.Origin}
 	out.Origin.WeightsGenerated = fmt.Sprintf("uniform:%d:%d seed=%d", lo, hi, seed)
 	return out
 }

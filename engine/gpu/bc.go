@@ -179,7 +179,7 @@ func bc(r *run) error {
 	for si, src := range srcs {
 		note := ""
 		if si == 0 {
-			note = engine.BCSourcesNote(r.req.Params, srcs) + "; "
+			note = engine.BCSourcesNote(r.req.Params, srcs, r.g.IDs) + "; "
 		}
 		if err := b.source(src, si < bcDetailed, note); err != nil {
 			return err
@@ -245,7 +245,7 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 		}
 	}
 	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "forward",
-		Note: note + fmt.Sprintf("BFS from %d counting shortest paths", src)}); err != nil {
+		Note: note + "BFS from " + r.g.IDs.Text(src) + " counting shortest paths"}); err != nil {
 		return err
 	}
 	// 1. Forward, one level per launch.

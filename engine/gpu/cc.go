@@ -214,7 +214,7 @@ func ccAfforest(r *run, val buffer) error {
 		return err
 	}
 	return r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m, EdgesScanned: int64(r.hctl[cEdges]),
-		Note: fmt.Sprintf("afforest: link the rest outside the largest component (label %d, %d of %d samples), compress", big, bigN, samples)})
+		Note: fmt.Sprintf("afforest: link the rest outside the largest component (label %d, %d of %d samples), compress", r.g.IDs.ID(big), bigN, samples)})
 }
 
 func ccLabelProp(r *run, val buffer) error {

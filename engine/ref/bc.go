@@ -2,7 +2,6 @@ package ref
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -47,9 +46,9 @@ func bc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(
 		// Forward: BFS with path counts, one level at a time.
 		note := ""
 		if si == 0 {
-			note = engine.BCSourcesNote(req.Params, srcs) + "; "
+			note = engine.BCSourcesNote(req.Params, srcs, g.IDs) + "; "
 		}
-		emit(engine.Record{Kind: engine.PhaseRecord, Iter: iter, Phase: "forward", Note: note + "BFS from " + strconv.FormatUint(uint64(s), 10) + " counting shortest paths"})
+		emit(engine.Record{Kind: engine.PhaseRecord, Iter: iter, Phase: "forward", Note: note + "BFS from " + g.IDs.Text(s) + " counting shortest paths"})
 		depth[s], sigma[s] = 0, 1
 		order = append(order[:0], s)
 		levels := []int{0, 1}

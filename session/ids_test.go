@@ -1,0 +1,79 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFileVertexIDs: a 1-based DIMACS file and a SNAP file with sparse ids keep the ids of their
+// file in src=, summaries, info, exports, JSON, traces and verify, and refuse an id the file
+// does not have with the ids it does have.
+func TestFileVertexIDs(t *testing.T) {
+	s, out := newTest(t)
+	dir := t.TempDir()
+	do(t, s, out, "load r = ../testdata/graphs/rome99.gr")
+	mustContain(t, "load rome99", out.String(), "vertex ids 1..3353 as in the file")
+	got := do(t, s, out, "run bfs src=3353")
+	mustContain(t, "run bfs src=3353", got, "from 3353,", "params: src=3353")
+	err := s.Exec(context.Background(), "run bfs src=0")
+	if err == nil || !strings.Contains(err.Error(), "src=0 is not a vertex of r: its vertices are 1..3353") {
+		t.Errorf("run bfs src=0: got %v, want the refusal naming 1..3353", err)
+	}
+	do(t, s, out, "run bfs src=3353 as b")
+	do(t, s, out, "verify b")
+	values := filepath.Join(dir, "v.csv")
+	do(t, s, out, "export b values "+values)
+	data, err := os.ReadFile(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3354 || lines[1] != "1,32" || lines[3353] != "3353,0" {
+		t.Errorf("values: %d lines, first %q, last %q; want 3354 lines, 1,32 and 3353,0", len(lines), lines[1], lines[len(lines)-1])
+	}
+	js := filepath.Join(dir, "b.json")
+	do(t, s, out, "export b json "+js)
+	data, _ = os.ReadFile(js)
+	var j struct {
+		Params  map[string]any `json:"params"`
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Params["src"] != "3353" || j.Summary["src"] != 3353.0 {
+		t.Errorf("json: params src %v, summary src %v; want 3353", j.Params["src"], j.Summary["src"])
+	}
+	// A saved session keeps the file's id.
+	saved := filepath.Join(dir, "s.json")
+	do(t, s, out, "save "+saved)
+	s2, out2 := newTest(t)
+	do(t, s2, out2, "open "+saved)
+	mustContain(t, "results after open", do(t, s2, out2, "export b json "+js), "wrote")
+	data, _ = os.ReadFile(js)
+	if !strings.Contains(string(data), `"src": "3353"`) {
+		t.Errorf("json after open lacks src 3353:\n%.400s", data)
+	}
+
+	do(t, s, out, "load w = ../testdata/graphs/wiki-Vote.txt")
+	mustContain(t, "load wiki-Vote", out.String(), "vertex ids 3..8297 with gaps (7,115 ids) as in the file (1,183 unused ids skipped")
+	mustContain(t, "info", do(t, s, out, "info w"), "7,115", "vertex ids   3..8297 with gaps")
+	mustContain(t, "run bfs src=30", do(t, s, out, "run bfs src=30"), "from 30,")
+	if err := s.Exec(context.Background(), "run bfs src=69"); err == nil || !strings.Contains(err.Error(), "3..8297 with gaps (7,115 ids)") {
+		t.Errorf("run bfs src=69 (a gap) on wiki-Vote: got %v", err)
+	}
+	got = do(t, s, out, "run bc src=30")
+	mustContain(t, "run bc", got, "from one source (src=30)")
+	mustContain(t, "trace", do(t, s, out, "trace last"), "source 30; BFS from 30")
+	do(t, s, out, "verify last")
+	do(t, s, out, "run cc")
+	do(t, s, out, "export last values "+values)
+	data, _ = os.ReadFile(values)
+	if !strings.HasPrefix(string(data), "vertex,value\n3,3\n4,3\n") || !strings.Contains(string(data), "\n8297,") {
+		t.Errorf("wiki-Vote cc values start %.40q, want 3,3 then 4,3, and id 8297 listed", data)
+	}
+}
