@@ -45,8 +45,27 @@ func TestFileVertexIDs(t *testing.T) {
 	if err := json.Unmarshal(data, &j); err != nil {
 		t.Fatal(err)
 	}
-	if j.Params["src"] != "3353" || j.Summary["src"] != 3353.0 {
+	if j.Params["src"] != 3353.0 || j.Summary["src"] != 3353.0 {
 		t.Errorf("json: params src %v, summary src %v; want 3353", j.Params["src"], j.Summary["src"])
+	}
+	// Trial sources are the file's ids too.
+	do(t, s, out, "run bfs src=random sources=3 repeat=3 as rb")
+	do(t, s, out, "export rb json "+js)
+	data, _ = os.ReadFile(js)
+	var jr struct {
+		Sources []int64 `json:"sources"`
+	}
+	if err := json.Unmarshal(data, &jr); err != nil || len(jr.Sources) != 3 {
+		t.Fatalf("json sources: %v %v", jr.Sources, err)
+	}
+	r := s.results[len(s.results)-1].r
+	for _, src := range jr.Sources {
+		if src < 1 || src > 3353 {
+			t.Errorf("json sources %v: want ids 1..3353", jr.Sources)
+		}
+	}
+	if last := jr.Sources[2]; uint64(last) != r.Graph.VertexID(int(r.Params.Src)) {
+		t.Errorf("json sources %v: the last run's source is vertex %d, id %d", jr.Sources, r.Params.Src, r.Graph.VertexID(int(r.Params.Src)))
 	}
 	// A saved session keeps the file's id.
 	saved := filepath.Join(dir, "s.json")
@@ -55,7 +74,7 @@ func TestFileVertexIDs(t *testing.T) {
 	do(t, s2, out2, "open "+saved)
 	mustContain(t, "results after open", do(t, s2, out2, "export b json "+js), "wrote")
 	data, _ = os.ReadFile(js)
-	if !strings.Contains(string(data), `"src": "3353"`) {
+	if !strings.Contains(string(data), `"src": 3353`) {
 		t.Errorf("json after open lacks src 3353:\n%.400s", data)
 	}
 
