@@ -3,13 +3,15 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // TCWorthRelabelling is GAPBS's WorthRelabelling, the relabel=auto rule every engine's triangle
 // counting applies: renumbering vertices by degree (and orienting arcs by degree) pays when the
 // average degree is at least 10 and the average of up to 1000 sampled non-zero degrees exceeds
 // 1.3 times their median. off are the CSR offsets of the symmetric graph; the samples come from
-// a fixed sequence (Mix64 of 0, 1, ...), so every engine decides alike. The reason is a sentence
+// a fixed sequence (graph.Mix64 of 0, 1, ...), so every engine decides alike. The reason is a sentence
 // for the trace.
 func TCWorthRelabelling(off []int64) (bool, string) {
 	n := len(off) - 1
@@ -24,7 +26,7 @@ func TCWorthRelabelling(off []int64) (bool, string) {
 	samples := make([]int64, 0, k)
 	var sum int64
 	for i := 0; len(samples) < k && i < 100*k; i++ {
-		v := Mix64(uint64(i)) % uint64(n)
+		v := graph.Mix64(uint64(i)) % uint64(n)
 		d := off[v+1] - off[v]
 		if d == 0 {
 			continue

@@ -61,8 +61,8 @@ func sampleSources(g *graph.CSR, seed int64, k int) []uint32 {
 	k = min(k, len(cand))
 	state := uint64(seed)
 	for i := 0; i < k; i++ { // partial Fisher-Yates
-		state += 0x9e3779b97f4a7c15
-		j := i + int(Mix64(state)%uint64(len(cand)-i))
+		state += graph.Golden
+		j := i + int(graph.Mix64(state)%uint64(len(cand)-i))
 		cand[i], cand[j] = cand[j], cand[i]
 	}
 	return cand[:k:k]

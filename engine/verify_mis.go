@@ -12,19 +12,11 @@ import (
 // vertices in decreasing priority. Every engine draws the same priorities from the seed, so
 // every correct MIS run with the same seed returns the same set, whatever its schedule.
 
-// Mix64 is the SplitMix64 finaliser: a fast bijective hash of 64 bits.
-func Mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // MISPriority is vertex v's priority for seed: a hash of (seed, v) in the high 32 bits and v in
 // the low 32 bits, so priorities are distinct. A vertex joins the set when its priority is the
 // highest among its undecided neighbours.
 func MISPriority(seed int64, v uint32) uint64 {
-	h := Mix64(uint64(seed)*0x9e3779b97f4a7c15 ^ uint64(v))
+	h := graph.Mix64(uint64(seed)*graph.Golden ^ uint64(v))
 	return h&^0xffffffff | uint64(v)
 }
 

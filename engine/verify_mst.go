@@ -61,52 +61,28 @@ func init() { registerVerifier(MST, verifyMST) }
 // per component of the underlying undirected graph) of the minimum total weight want found.
 func verifyMST(g *graph.CSR, got, want *Result) error {
 	n := g.NumVertices()
-	parent := make([]uint32, n)
-	find := func(x uint32) uint32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
-	for i := range parent {
-		parent[i] = uint32(i)
-	}
+	forest := graph.NewUnionFind(n)
 	var total int64
 	for i, a := range got.Forest {
 		if a < 0 || a >= g.NumArcs() {
 			return fmt.Errorf("mst: forest edge %d is arc %d, which does not exist (the graph has arcs 0..%d)", i, a, g.NumArcs()-1)
 		}
 		u, v := ArcSource(g, a), g.Neighbors[a]
-		ru, rv := find(u), find(v)
-		if ru == rv {
+		if !forest.Union(u, v) {
 			return fmt.Errorf("mst: forest edge %d (arc %d, %d-%d) closes a cycle", i, a, g.IDs.ID(u), g.IDs.ID(v))
 		}
-		parent[ru] = rv
 		total += int64(ArcWeight(g, a))
 	}
 	// Components of the underlying undirected graph.
-	cp := make([]uint32, n)
-	for i := range cp {
-		cp[i] = uint32(i)
-	}
-	cfind := func(x uint32) uint32 {
-		for cp[x] != x {
-			cp[x] = cp[cp[x]]
-			x = cp[x]
-		}
-		return x
-	}
+	cp := graph.NewUnionFind(n)
 	for u := 0; u < n; u++ {
 		for _, v := range g.Neigh(uint32(u)) {
-			if a, b := cfind(uint32(u)), cfind(v); a != b {
-				cp[a] = b
-			}
+			cp.Union(uint32(u), v)
 		}
 	}
 	comps := 0
 	for v := 0; v < n; v++ {
-		if cfind(uint32(v)) == uint32(v) {
+		if cp.Find(uint32(v)) == uint32(v) {
 			comps++
 		}
 	}

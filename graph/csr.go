@@ -25,6 +25,9 @@ type CSR struct {
 	transposeOnce sync.Once
 	transpose     *CSR
 
+	undirectedOnce sync.Once
+	undirected     *CSR
+
 	propsOnce sync.Once
 	props     Properties
 	propsDone atomic.Bool
@@ -118,7 +121,7 @@ func buildTranspose(g *CSR, workers int) *CSR {
 		workers = max(lim, 1)
 	}
 	// 1. Split the sources into contiguous blocks of about equal arcs.
-	bounds := splitByArcs(g.Offsets, workers)
+	bounds := SplitByArcs(g.Offsets, workers)
 	workers = len(bounds) - 1
 	// 2. Per-worker in-degree counts.
 	counts := make([][]int64, workers)
@@ -184,9 +187,10 @@ func buildTranspose(g *CSR, workers int) *CSR {
 	return t
 }
 
-// splitByArcs returns vertex boundaries b[0]=0 < ... < b[k]=V splitting the arcs into at most
-// parts blocks of about equal size.
-func splitByArcs(off []int64, parts int) []int {
+// SplitByArcs returns vertex boundaries b[0]=0 < ... < b[k]=V splitting the arcs of the offsets
+// off into at most parts blocks of about equal size (blocks with no vertices are merged away):
+// the work split of every pass over a graph's arcs, here and in the loader.
+func SplitByArcs(off []int64, parts int) []int {
 	n := len(off) - 1
 	b := []int{0}
 	total := off[n]
@@ -194,7 +198,7 @@ func splitByArcs(off []int64, parts int) []int {
 		target := total * int64(p) / int64(parts)
 		lo, hi := b[len(b)-1], n
 		for lo < hi {
-			mid := (lo + hi) / 2
+			mid := int(uint(lo+hi) >> 1)
 			if off[mid] < target {
 				lo = mid + 1
 			} else {

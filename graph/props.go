@@ -139,7 +139,7 @@ func computeProperties(g *CSR) Properties {
 	if g.Directed {
 		hasIn = make([]uint32, (n+31)/32)
 	}
-	bounds := splitByArcs(g.Offsets, workers*4)
+	bounds := SplitByArcs(g.Offsets, workers*4)
 	parts := make([]Properties, len(bounds)-1)
 	var wg sync.WaitGroup
 	var next atomic.Int64

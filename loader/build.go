@@ -89,7 +89,7 @@ func buildCSR(ctx context.Context, blocks []*edgeBlock, sp buildSpec) (*graph.CS
 
 	// 4. Scatter. off[v] is v's write cursor; afterwards it is the end of v's list.
 	sp.prog.phase("scatter", total)
-	owners := splitByArcs(off, w)
+	owners := graph.SplitByArcs(off, w)
 	parallelFor(len(owners)-1, w, func(p int) {
 		lo, span := uint32(owners[p]), uint32(owners[p+1]-owners[p])
 		var bn *binner

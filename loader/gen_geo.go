@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // Road-like graphs (road vertices= seed=, or rows= cols= for a given grid shape): a jittered
@@ -44,7 +46,7 @@ func genRoad(ctx context.Context, p *params, seed int64) (*generated, error) {
 		return nil, err
 	}
 	pos := func(v int64) (float64, float64) {
-		h := mix64(uint64(seed)*0x9e3779b97f4a7c15 ^ uint64(v))
+		h := graph.Mix64(uint64(seed)*graph.Golden ^ uint64(v))
 		jx := (float64(h&0xffffff)/(1<<24) - 0.5) * 2 * roadJitter
 		jy := (float64((h>>24)&0xffffff)/(1<<24) - 0.5) * 2 * roadJitter
 		return float64(v%cols) + jx, float64(v/cols) + jy
@@ -76,24 +78,11 @@ func genRoad(ctx context.Context, p *params, seed int64) (*generated, error) {
 		return nil, err
 	}
 	// Spanning tree first (union-find), then a random share of the rest.
-	parent := make([]uint32, n)
-	for i := range parent {
-		parent[i] = uint32(i)
-	}
-	find := func(x uint32) uint32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := graph.NewUnionFind(int(n))
 	b := &edgeBlock{}
 	for _, e := range cand {
-		a, c := find(e[0]), find(e[1])
-		keep := a != c
-		if keep {
-			parent[a] = c
-		} else {
+		keep := sets.Union(e[0], e[1])
+		if !keep {
 			keep = r.float() < roadKeep
 		}
 		if !keep {

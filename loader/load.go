@@ -489,7 +489,7 @@ func reshape(ctx context.Context, g *graph.CSR, o *options) (*graph.CSR, error) 
 // splitRangeByArcs cuts the vertices into about parts ranges [lo, hi) of similar arc counts,
 // never splitting a vertex's list (a run must fit in uint32).
 func splitRangeByArcs(off []int64, parts int) [][2]int {
-	b := splitByArcs(off, parts)
+	b := graph.SplitByArcs(off, parts)
 	out := make([][2]int, 0, len(b)-1)
 	for i := 0; i+1 < len(b); i++ {
 		out = append(out, [2]int{b[i], b[i+1]})

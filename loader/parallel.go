@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // workers is the number of goroutines a load uses: one per core.
@@ -64,53 +66,15 @@ func splitRange(n, parts int) []int {
 	return b
 }
 
-// splitByArcs returns vertex boundaries b[0]=0 < ... < b[k]=V splitting the arcs of off into at
-// most parts blocks of about equal size (blocks with no vertices are merged away).
-func splitByArcs(off []int64, parts int) []int {
-	n := len(off) - 1
-	b := []int{0}
-	total := off[n]
-	for p := 1; p < parts; p++ {
-		target := total * int64(p) / int64(parts)
-		lo, hi := b[len(b)-1], n
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if off[mid] < target {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		if lo > b[len(b)-1] && lo < n {
-			b = append(b, lo)
-		}
-	}
-	return append(b, n)
-}
-
-// mix64 is the splitmix64 finaliser: a fast, well-mixed hash of x.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
-// rng is splitmix64: small, fast, and good enough for graph generation. Each block of work seeds its own, so output
-// does not depend on how many goroutines ran.
-type rng struct{ s uint64 }
+// rng is SplitMix64 (graph.SplitMix64): small, fast, and good enough for graph generation.
+// Each block of work seeds its own, so output does not depend on how many goroutines ran.
+type rng struct{ s graph.SplitMix64 }
 
 func newRNG(seed int64, stream uint64) rng {
-	return rng{s: mix64(uint64(seed)) ^ mix64(stream*0x632be59bd9b4e019+1)}
+	return rng{s: graph.SplitMix64(graph.Mix64(uint64(seed)) ^ graph.Mix64(stream*0x632be59bd9b4e019+1))}
 }
 
-func (r *rng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func (r *rng) next() uint64 { return r.s.Next() }
 
 // below returns a uniform value in [0, n).
 func (r *rng) below(n uint64) uint64 {

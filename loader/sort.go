@@ -13,7 +13,7 @@ import (
 // repeated neighbours, keeping the lowest weight. It returns the (possibly shorter) arrays and
 // the number of arcs dropped; off is rewritten in place.
 func sortSquish(ctx context.Context, off []int64, nb []uint32, wt []int32, dedup bool, w int, prog *progress) ([]uint32, []int32, int64) {
-	parts := splitByArcs(off, w*16)
+	parts := graph.SplitByArcs(off, w*16)
 	np := len(parts) - 1
 	start := make([]int64, np)
 	end := make([]int64, np)

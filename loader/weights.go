@@ -72,8 +72,8 @@ func applyWeights(g *graph.CSR, spec weightSpec, seed int64) {
 	wt := make([]int32, len(g.Neighbors))
 	graph.AdviseHuge(wt)
 	span := uint64(spec.hi-spec.lo) + 1
-	key := mix64(uint64(seed) ^ 0x5eed)
-	parts := splitByArcs(g.Offsets, workers()*4)
+	key := graph.Mix64(uint64(seed) ^ 0x5eed)
+	parts := graph.SplitByArcs(g.Offsets, workers()*4)
 	parallelFor(len(parts)-1, workers(), func(p int) {
 		for v := parts[p]; v < parts[p+1]; v++ {
 			for i := g.Offsets[v]; i < g.Offsets[v+1]; i++ {
@@ -81,7 +81,7 @@ func applyWeights(g *graph.CSR, spec weightSpec, seed int64) {
 				if !g.Directed && a > b {
 					a, b = b, a
 				}
-				h := mix64(key ^ (uint64(a)<<32 | uint64(b)))
+				h := graph.Mix64(key ^ (uint64(a)<<32 | uint64(b)))
 				r, _ := bits.Mul64(h, span)
 				wt[i] = spec.lo + int32(r)
 			}

@@ -56,3 +56,18 @@ func (b boolmap) set(v uint32) {
 	p := (*uint32)(unsafe.Pointer(&b[v&^3]))
 	atomic.OrUint32(p, 1<<(8*(v&3)))
 }
+
+// takeWord returns the marks of vertices [64wi, 64wi+64) as a bit mask and clears them: the
+// boolmap read as a bitmap word, for steps written once for both maps.
+func (b boolmap) takeWord(wi int) uint64 {
+	lo := wi << 6
+	bs := b[lo:min(lo+64, len(b))]
+	var m uint64
+	for k, x := range bs {
+		m |= uint64(x&1) << uint(k)
+	}
+	clear(bs)
+	return m
+}
+
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

@@ -140,9 +140,9 @@ func (c *ccState) compress() {
 func (c *ccState) sampleFrequent() (uint32, float64) {
 	const samples = 1024
 	counts := make(map[uint32]int, 64)
-	rng := uint64(0x9e3779b97f4a7c15)
+	rng := uint64(graph.Golden)
 	for i := 0; i < samples; i++ {
-		rng = engine.Mix64(rng + uint64(i))
+		rng = graph.Mix64(rng + uint64(i))
 		counts[c.comp[rng%uint64(c.n)]]++
 	}
 	best, bestN := uint32(0), -1

@@ -277,7 +277,7 @@ func WithUniformWeights(g *graph.CSR, lo, hi int32, seed uint64) *graph.CSR {
 		for i := g.Offsets[u]; i < g.Offsets[u+1]; i++ {
 			v := g.Neighbors[i]
 			a, b := uint64(min(uint32(u), v)), uint64(max(uint32(u), v))
-			h := engine.Mix64(seed ^ a<<32 ^ b)
+			h := graph.Mix64(seed ^ a<<32 ^ b)
 			w[i] = lo + int32(h%uint64(hi-lo+1))
 		}
 	}

@@ -4,11 +4,9 @@ package gpu
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
-	"github.com/gworkbench/gworkbench/graph"
 )
 
 // tc returns the number of triangles of the graph's underlying undirected simple graph.
@@ -80,7 +78,8 @@ func resolveTC(r *run, s *engine.Schedule) error {
 	}
 	r.tc = &tcPlan{off: r.g.Offsets}
 	if r.g.Directed {
-		r.tc.off, r.tc.nbr = tcUnion(r.g)
+		u := r.g.Undirected()
+		r.tc.off, r.tc.nbr = u.Offsets, u.Neighbors
 	}
 	skewed, reason := engine.TCWorthRelabelling(r.tc.off)
 	if s.Order == engine.OrderAuto {
@@ -257,27 +256,6 @@ func (r *run) scanOffsets(a *tcArgs) error {
 		return err
 	}
 	return r.launchStruct("tc_scan_add", int(a.parts), unsafe.Pointer(a))
-}
-
-// tcUnion returns the sorted, duplicate-free, self-loop-free lists of a directed graph's
-// underlying undirected graph (out- and in-lists merged).
-func tcUnion(g *graph.CSR) ([]int64, []uint32) {
-	n := g.NumVertices()
-	gt := g.Transpose()
-	off := make([]int64, n+1)
-	nb := make([]uint32, 0, 2*len(g.Neighbors))
-	for v := 0; v < n; v++ {
-		start := len(nb)
-		nb = append(nb, g.Neigh(uint32(v))...)
-		nb = append(nb, gt.Neigh(uint32(v))...)
-		l := nb[start:]
-		slices.Sort(l)
-		l = slices.Compact(l)
-		l = slices.DeleteFunc(l, func(u uint32) bool { return u == uint32(v) })
-		nb = nb[:start+len(l)]
-		off[v+1] = int64(len(nb))
-	}
-	return off, nb
 }
 
 // tcRanks numbers the vertices by (degree, id) ascending: a stable counting sort by degree.

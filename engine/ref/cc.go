@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // cc labels every vertex with the smallest vertex id of its (weakly) connected component.
@@ -16,17 +17,7 @@ func cc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(
 	g := req.Graph
 	start := time.Now()
 	n := g.NumVertices()
-	parent := make([]uint32, n)
-	for i := range parent {
-		parent[i] = uint32(i)
-	}
-	find := func(x uint32) uint32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	parent := graph.NewUnionFind(n) // the root of a set is its smallest vertex
 	for v := 0; v < n; v++ {
 		if v&0xffff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -34,20 +25,15 @@ func cc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(
 			}
 		}
 		for _, u := range g.Neigh(uint32(v)) {
-			a, b := find(uint32(v)), find(u)
-			if a < b {
-				parent[b] = a
-			} else if b < a {
-				parent[a] = b
-			}
+			parent.Union(uint32(v), u)
 		}
 	}
 	size := make(map[uint32]int64)
 	for v := range parent {
-		parent[v] = find(uint32(v))
+		parent[v] = parent.Find(uint32(v))
 		size[parent[v]]++
 	}
-	res.Comp = parent
+	res.Comp = []uint32(parent)
 	res.Summary.Components = int64(len(size))
 	for _, s := range size {
 		res.Summary.LargestComp = max(res.Summary.LargestComp, s)

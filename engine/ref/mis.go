@@ -18,7 +18,8 @@ func init() { register(engine.MIS, mis) }
 func mis(ctx context.Context, req *engine.Request, res *engine.Result, emit func(engine.Record)) error {
 	start := time.Now()
 	g := req.Graph
-	off, nb := undirectedLists(g)
+	u := g.Undirected()
+	off, nb := u.Offsets, u.Neighbors
 	n := g.NumVertices()
 	order := make([]uint32, n)
 	for v := range order {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // Minimum spanning forest, serially: Kruskal. Every arc is an undirected edge (also on a
@@ -43,26 +44,14 @@ func mst(ctx context.Context, req *engine.Request, res *engine.Result, emit func
 		}
 		return int(x.a - y.a)
 	})
-	parent := make([]uint32, n)
-	for i := range parent {
-		parent[i] = uint32(i)
-	}
-	find := func(x uint32) uint32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
+	sets := graph.NewUnionFind(n)
 	forest := []int64{}
 	var total int64
 	for i, e := range arcs {
 		if i%65536 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		ru, rv := find(e.key.Lo), find(e.key.Hi)
-		if ru != rv {
-			parent[ru] = rv
+		if sets.Union(e.key.Lo, e.key.Hi) {
 			forest = append(forest, e.a)
 			total += int64(e.key.W)
 		}

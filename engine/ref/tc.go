@@ -2,11 +2,9 @@ package ref
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
-	"github.com/gworkbench/gworkbench/graph"
 )
 
 // Triangle counting, serially: for every edge {u,v} with u < v, count the common neighbours w
@@ -17,7 +15,8 @@ func init() { register(engine.TC, tc) }
 
 func tc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(engine.Record)) error {
 	start := time.Now()
-	off, nb := undirectedLists(req.Graph)
+	u := req.Graph.Undirected() // sorted, simple lists; an arc either way is an edge
+	off, nb := u.Offsets, u.Neighbors
 	n := len(off) - 1
 	var total uint64
 	var scanned int64
@@ -51,30 +50,4 @@ func tc(ctx context.Context, req *engine.Request, res *engine.Result, emit func(
 	emit(engine.Record{Phase: "count", Mode: engine.Topology, Direction: engine.Push, InVertices: int64(n),
 		InEdges: int64(len(nb)), EdgesScanned: scanned, Time: time.Since(start)})
 	return nil
-}
-
-// undirectedLists returns sorted, duplicate-free, self-loop-free neighbour lists of g's
-// underlying undirected graph (g itself when it is undirected and clean).
-func undirectedLists(g *graph.CSR) ([]int64, []uint32) {
-	n := g.NumVertices()
-	var gt *graph.CSR
-	if g.Directed {
-		gt = g.Transpose()
-	}
-	off := make([]int64, n+1)
-	nb := make([]uint32, 0, len(g.Neighbors))
-	for v := 0; v < n; v++ {
-		start := len(nb)
-		nb = append(nb, g.Neigh(uint32(v))...)
-		if gt != nil {
-			nb = append(nb, gt.Neigh(uint32(v))...)
-		}
-		list := nb[start:]
-		slices.Sort(list)
-		list = slices.Compact(list)
-		list = slices.DeleteFunc(list, func(u uint32) bool { return u == uint32(v) })
-		nb = nb[:start+len(list)]
-		off[v+1] = int64(len(nb))
-	}
-	return off, nb
 }

@@ -1,0 +1,202 @@
+package cpu
+
+import "sync/atomic"
+
+// BFS top-down (push) steps over a data-driven frontier: each frontier vertex claims its
+// unvisited out-neighbours for the next level (Beamer et al.'s top-down step, GAPBS bfs.cc
+// TDStep [1]). The frontier is a queue (per-worker segments, see segQueue) or a map (a
+// bitmap or a boolmap, frontier=bitmap|boolmap, UGF [2]); the claim follows update and dedup
+// (see visit in bfs.go).
+//
+// [1] Beamer, Asanović, Patterson. Direction-optimizing breadth-first search. SC 2012.
+// [2] Brahmakshatriya et al. Compiling graph applications for GPUs with GraphIt. CGO 2021.
+
+// tdQueue is the top-down step over a queue frontier into per-worker queues.
+func (b *bfsState) tdQueue(level int32) bfsStats {
+	off, nb := b.g.Offsets, b.g.Neighbors
+	nd := level + 1
+	cur, next := b.cur, b.next
+	next.reset()
+	clear(b.cnt)
+	cas := b.claim == claimCAS
+	b.forRange(cur.len(), 64, 1, func(w, lo, hi int) {
+		buf := next.seg[w]
+		var scout, scanned int64
+		var cl tdClaimer
+		for lo < hi {
+			var items []uint32
+			items, lo = cur.piece(lo, hi)
+			if cas {
+				buf, scout, scanned = cl.run(items, off, nb, b.depth, nd, buf, scout, scanned)
+				continue
+			}
+			for _, v := range items {
+				s, e := off[v], off[v+1]
+				scanned += e - s
+				for _, u := range nb[s:e] {
+					if b.visit(u, nd) {
+						scout += off[u+1] - off[u]
+						buf = append(buf, u)
+					}
+				}
+			}
+		}
+		next.seg[w] = buf
+		c := &b.cnt[w]
+		c.a += scout
+		c.b += scanned
+	})
+	out := int64(next.seal())
+	tot := sumCounters(b.cnt)
+	st := bfsStats{queued: out, outEdges: tot.a, scanned: tot.b}
+	if b.claim == claimNone {
+		st.dups = b.filterDuplicates(next, b.cull)
+		if b.cull {
+			st.queued -= st.dups
+		}
+	}
+	b.cur, b.next = next, cur
+	return st
+}
+
+// tdClaimBatch bounds the candidates a tdClaimer gathers before claiming them.
+const tdClaimBatch = 256
+
+// tdClaimer is the CAS claim (update=rmw) of a top-down step, in two passes. The gather pass
+// reads the depths of many out-neighbours (of several frontier vertices) with no branch on
+// them and keeps the unvisited ones as candidates, so that their cache misses overlap; the
+// claim pass then CASes each candidate, now cached. Claiming as it reads, a CAS (a locked
+// instruction) would hold back every later load until it completes, one miss at a time.
+type tdClaimer struct {
+	cand  [tdClaimBatch]uint32
+	m     int
+	touch int64
+}
+
+// run claims the unvisited out-neighbours of items for depth nd, appending them to buf, and
+// returns buf and the running totals of their out-degrees (scout) and of the edges scanned.
+func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32, nd int32, buf []uint32, scout, scanned int64) ([]uint32, int64, int64) {
+	lastNb := int64(len(nb) - 1)
+	var touch int64
+	for i, v := range items {
+		// Touch what later iterations read: the offsets 8 items on, and the first
+		// neighbours 4 on (their offsets touched 4 iterations ago), so that those misses
+		// overlap with this vertex's work (Go has no prefetch instruction).
+		if i+8 < len(items) {
+			touch ^= off[items[i+8]]
+		}
+		if i+4 < len(items) && lastNb >= 0 {
+			touch ^= int64(nb[min(off[items[i+4]], lastNb)])
+		}
+		nbs := nb[off[v]:off[v+1]]
+		scanned += int64(len(nbs))
+		for len(nbs) > 0 {
+			k := min(len(nbs), 64)
+			m := cl.m
+			if m > tdClaimBatch-64 {
+				buf, scout = cl.claim(depth, nd, buf, scout)
+				m = 0
+			}
+			for _, u := range nbs[:k] {
+				cl.cand[m&(tdClaimBatch-1)] = u
+				m += int(uint32(atomic.LoadInt32(&depth[u])) >> 31) // 1 when unvisited
+			}
+			cl.m = m
+			nbs = nbs[k:]
+		}
+	}
+	buf, scout = cl.claim(depth, nd, buf, scout)
+	cl.touch ^= touch // keeps the touching loads
+	return buf, scout, scanned
+}
+
+// claim CASes the gathered candidates; a candidate may have been claimed since, by another
+// worker or as a repeat within the batch, and then the CAS fails or is not tried.
+func (cl *tdClaimer) claim(depth []int32, nd int32, buf []uint32, scout int64) ([]uint32, int64) {
+	for _, u := range cl.cand[:cl.m] {
+		old := atomic.LoadInt32(&depth[u])
+		if old < 0 && atomic.CompareAndSwapInt32(&depth[u], old, nd) {
+			scout += int64(-1 - old)
+			buf = append(buf, u)
+		}
+	}
+	cl.m = 0
+	return buf, scout
+}
+
+// filterDuplicates counts the entries of q that repeat a vertex already in q, using the
+// visited bitmap as a test-and-set filter; with remove it also drops them (dedup=cull).
+// The bitmap is marked only here, so it holds exactly the vertices ever queued.
+func (b *bfsState) filterDuplicates(q *segQueue, remove bool) int64 {
+	clear(b.cnt)
+	parallel(len(q.seg), func(w int) {
+		seg := q.seg[w]
+		k := 0
+		var dups int64
+		for _, u := range seg {
+			if b.visited.testAndSet(u) {
+				dups++
+				continue
+			}
+			seg[k] = u
+			k++
+		}
+		if remove {
+			q.seg[w] = seg[:k]
+		}
+		b.cnt[w].a = dups
+	})
+	q.seal()
+	return sumCounters(b.cnt).a
+}
+
+// tdMap is the top-down step over a map frontier (bits: the bitmap, else the boolmap) into
+// the next map of the same form. The frontier is read 64 vertices at a time as a mask (a
+// bitmap word, or 64 boolmap bytes gathered) and cleared as it is read: pieces are aligned
+// to 64 vertices, so each word has one owner.
+func (b *bfsState) tdMap(level int32, bits bool) bfsStats {
+	off, nb := b.g.Offsets, b.g.Neighbors
+	nd := level + 1
+	front, next := b.front, b.nmap
+	bfront, bnext := b.bfront, b.bnx
+	clear(b.cnt)
+	b.forRange(b.n, 4096, 64, func(w, lo, hi int) {
+		var out, scout, scanned int64
+		for wi := lo >> 6; wi < (hi+63)>>6; wi++ {
+			var word uint64
+			if bits {
+				word, front[wi] = front[wi], 0
+			} else {
+				word = bfront.takeWord(wi)
+			}
+			for word != 0 {
+				v := uint32(wi<<6 + trailingZeros(word))
+				word &= word - 1
+				s, e := off[v], off[v+1]
+				scanned += e - s
+				for _, u := range nb[s:e] {
+					if b.visit(u, nd) {
+						if bits {
+							next.set(u)
+						} else {
+							bnext.set(u)
+						}
+						out++
+						scout += off[u+1] - off[u]
+					}
+				}
+			}
+		}
+		c := &b.cnt[w]
+		c.a += out
+		c.b += scout
+		c.c += scanned
+	})
+	if bits {
+		b.front, b.nmap = next, front
+	} else {
+		b.bfront, b.bnx = bnext, bfront
+	}
+	tot := sumCounters(b.cnt)
+	return bfsStats{queued: tot.a, outEdges: tot.b, scanned: tot.c}
+}
