@@ -29,6 +29,8 @@ type plan struct {
 	weighted bool           // the file carries weights
 	base     int
 	note     string
+	// vertexLine returns the line of vertex v's adjacency list (METIS), 0 when not known.
+	vertexLine func(v int64) int64
 }
 
 // formatByExt maps a file name (without .gz) to a format, or "".
@@ -364,7 +366,13 @@ func planMTX(file string, h *headerReader, o *options) (*plan, error) {
 	switch f[4] {
 	case "general":
 		p.directed, p.why = true, "mtx general"
-	case "symmetric", "skew-symmetric":
+	case "symmetric":
+		p.directed, p.why = false, "mtx "+f[4]
+	case "skew-symmetric":
+		// The mirrored entry of a_ij is -a_ij: a negative weight.
+		if p.weighted && o.weights.mode == "keep" {
+			return nil, lineErr(file, num, "a skew-symmetric matrix gives each mirrored entry the weight -w, and weights must be >= 0: load it with weights=drop (or another weights= choice)")
+		}
 		p.directed, p.why = false, "mtx "+f[4]
 	case "hermitian":
 		return nil, lineErr(file, num, "expected symmetry general or symmetric, found hermitian (a complex matrix)")

@@ -284,6 +284,9 @@ func decodeGWG(data []byte, name string) (*graph.CSR, string, error) {
 	if verr != "" {
 		return nil, "", bad(offAt, "%s", verr)
 	}
+	if msg := validateLists(off, nb, wt, flags&1 == 0); msg != "" {
+		return nil, "", bad(nbAt, "%s", msg)
+	}
 	var meta gwgMeta
 	if err := json.Unmarshal(data[gwgHeader:gwgHeader+int64(metaLen)], &meta); err != nil {
 		return nil, "", bad(gwgHeader, "metadata: %v", err)
@@ -332,6 +335,49 @@ func validateCSR(off []int64, nb []uint32, n uint64) string {
 		if b >= 0 {
 			return fmt.Sprintf("neighbour id %d out of range (V=%d)", b, n)
 		}
+	}
+	return ""
+}
+
+// validateLists checks what the engines rely on beyond valid ids: sorted neighbour lists,
+// non-negative weights and, for a graph flagged undirected, symmetric arcs (with equal
+// weights). It returns a description of the first problem found or "".
+func validateLists(off []int64, nb []uint32, wt []int32, undirected bool) string {
+	w := workers()
+	vr := splitRange(len(off)-1, w*4)
+	msgs := make([]string, len(vr)-1)
+	sums := make([]uint64, len(vr)-1)
+	parallelFor(len(vr)-1, w, func(p int) {
+		for v := vr[p]; v < vr[p+1]; v++ {
+			for i := off[v] + 1; i < off[v+1]; i++ {
+				if nb[i] < nb[i-1] {
+					msgs[p] = fmt.Sprintf("the neighbours of vertex %d are not sorted", v)
+					return
+				}
+			}
+		}
+		if wt != nil {
+			for i := off[vr[p]]; i < off[vr[p+1]]; i++ {
+				if wt[i] < 0 {
+					msgs[p] = fmt.Sprintf("negative weight %d on arc %d: weights must be >= 0", wt[i], i)
+					return
+				}
+			}
+		}
+		if undirected {
+			sums[p] = arcHashSum(off, nb, wt, vr[p], vr[p+1])
+		}
+	})
+	var total uint64
+	for p, m := range msgs {
+		if m != "" {
+			return m
+		}
+		total += sums[p]
+	}
+	if total != 0 {
+		u, v, ww, _ := firstAsymmetric(off, nb, wt)
+		return "flagged undirected: " + asymmetryMsg(u, v, ww, wt != nil, 0)
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // A .gwg file truncated or overwritten while its graph is in use must not kill the process:
@@ -172,6 +174,69 @@ func TestGzipCorrupt(t *testing.T) {
 		if !strings.Contains(err.Error(), "gzip") {
 			bad++
 			t.Errorf("byte %d flipped: %v, want a gzip error", at, err)
+		}
+	}
+}
+
+// Files that break their format are refused with a sentence that says where.
+func TestFormatViolations(t *testing.T) {
+	dir := t.TempDir()
+	def, drop := DefaultOptions(), DefaultOptions()
+	drop.Weights = "drop"
+	cases := []struct {
+		name, file, data string
+		opt              Options
+		want             string // "" = loads
+	}{
+		// 1 lists 2 and 3, 2 lists 1, 3 lists 2: the header's 2 edges, 4 entries, but 3 edges
+		// once symmetrized. Where a comment hides the vertex's line, the header's is named.
+		{"metis asymmetric", "a.graph", "3 2\n2 3\n1\n2\n", def, "a.graph:2: vertex 1 lists 3 as a neighbour, but vertex 3 does not list 1: a METIS file lists every edge from both ends"},
+		{"metis asymmetric after a comment", "b.graph", "% c\n3 2\n2 3\n% c\n1\n3\n", def, "b.graph:2: vertex 1 lists 3 as a neighbour"},
+		{"metis asymmetric weights", "c.graph", "2 1 001\n2 5\n1 6\n", def, "c.graph:2: vertex 1 lists 2 with weight 5, but vertex 2 does not list 1 with that weight"},
+		{"metis symmetric", "d.graph", "3 2\n2 3\n1\n1\n", def, ""},
+		{"metis asymmetric, line 3", "g.graph", "3 2\n2\n1 3\n1\n", def, "g.graph:3: vertex 2 lists 3 as a neighbour, but vertex 3 does not list 2"},
+		{"mtx skew-symmetric weighted", "e.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 4\n", def, "e.mtx:1: a skew-symmetric matrix gives each mirrored entry the weight -w"},
+		{"mtx skew-symmetric dropped", "f.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 4\n", drop, ""},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, c.file)
+		os.WriteFile(path, []byte(c.data), 0o644)
+		_, err := Load(context.Background(), path, c.opt)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// A .gwg with a valid checksum is still checked: the undirected flag against the arcs,
+// weights against the sign, lists against their order.
+func TestGWGCrafted(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		g    *graph.CSR
+		want string
+	}{
+		{"undirected but asymmetric", &graph.CSR{Offsets: []int64{0, 1, 2, 3}, Neighbors: []uint32{1, 2, 0}}, "flagged undirected: vertex 0 lists 1 as a neighbour, but vertex 1 does not list 0"},
+		{"undirected, weights differ", &graph.CSR{Offsets: []int64{0, 1, 2}, Neighbors: []uint32{1, 0}, Weights: []int32{3, 4}}, "flagged undirected: vertex 0 lists 1 with weight 3"},
+		{"negative weight", &graph.CSR{Offsets: []int64{0, 1, 1}, Neighbors: []uint32{1}, Weights: []int32{-5}, Directed: true}, "negative weight -5"},
+		{"unsorted", &graph.CSR{Offsets: []int64{0, 2, 2, 2}, Neighbors: []uint32{2, 1}, Directed: true}, "not sorted"},
+		{"good undirected", &graph.CSR{Offsets: []int64{0, 1, 2}, Neighbors: []uint32{1, 0}, Weights: []int32{3, 3}}, ""},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".gwg")
+		if err := WriteGWG(path, c.g); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadGWG(path)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
 }

@@ -285,10 +285,9 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		directed = false
 		why = "told: undirected"
 	}
-	symmetrize := !directed || !p.directed
-	if p.paired && o.keepDups {
-		symmetrize = false // the file lists both arcs of every edge already
-	}
+	// A paired format lists both arcs of every edge already: it is built as listed and then
+	// checked to be symmetric.
+	symmetrize := (!directed || !p.directed) && !p.paired
 	weighted := p.weighted && o.weights.mode == "keep"
 	arcs := entries
 	if symmetrize {
@@ -307,11 +306,18 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 	}
 	g.Directed = directed
 	g.IDs = ids
+	if p.paired && !symmetric(g.Offsets, g.Neighbors, g.Weights) {
+		u, v, w, _ := firstAsymmetric(g.Offsets, g.Neighbors, g.Weights)
+		line := p.sizeLine
+		if p.vertexLine != nil {
+			if l := p.vertexLine(int64(u)); l > 0 {
+				line = l
+			}
+		}
+		return nil, lineErr(name, line, "%s: a METIS file lists every edge from both ends", asymmetryMsg(u, v, w, g.Weights != nil, p.base))
+	}
 	dups := st.dupArcs
-	switch {
-	case symmetrize && p.paired:
-		dups = max(0, (st.dupArcs-st.arcsIn)/2)
-	case symmetrize:
+	if symmetrize || p.paired {
 		dups = st.dupArcs / 2
 	}
 	g.Origin = graph.Origin{

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -72,21 +73,45 @@ func planMETIS(file string, h *headerReader, o *options) (*plan, error) {
 		p.parse = mf.parse
 		p.prepare = func(c *chunk) {
 			c.vbase = mf.lines
-			mf.lines += metisVertexLines(c.data)
+			k := metisVertexLines(c.data)
+			lines := c.lines
+			if len(c.data) > 0 && c.data[len(c.data)-1] != '\n' {
+				lines++
+			}
+			mf.chunks = append(mf.chunks, metisChunk{vbase: c.vbase, line: c.line, plain: k == lines})
+			mf.lines += k
 		}
+		p.vertexLine = mf.vertexLine
 		return p, nil
 	}
 }
 
 type metisFormat struct {
-	file  string
-	n     int64
-	vsize bool // a vertex size leads each line
-	ncon  int  // vertex weights after it
-	ew    bool // each neighbour is followed by an edge weight
-	keepW bool
-	base  uint64
-	lines int64 // vertex lines handed to chunks so far (prepare runs serially)
+	file   string
+	n      int64
+	vsize  bool // a vertex size leads each line
+	ncon   int  // vertex weights after it
+	ew     bool // each neighbour is followed by an edge weight
+	keepW  bool
+	base   uint64
+	lines  int64 // vertex lines handed to chunks so far (prepare runs serially)
+	chunks []metisChunk
+}
+
+// metisChunk locates a chunk's vertex lines: plain when it has no comment lines.
+type metisChunk struct {
+	vbase, line int64
+	plain       bool
+}
+
+// vertexLine returns the line of (0-based) vertex v's list, or 0 when a comment line in its
+// chunk hides it.
+func (f *metisFormat) vertexLine(v int64) int64 {
+	i := sort.Search(len(f.chunks), func(i int) bool { return f.chunks[i].vbase > v }) - 1
+	if i < 0 || !f.chunks[i].plain {
+		return 0
+	}
+	return f.chunks[i].line + v - f.chunks[i].vbase
 }
 
 // metisVertexLines counts the lines of data that are not comments.
