@@ -122,12 +122,23 @@ func TestLimitHugeID(t *testing.T) {
 	if !underLimit(t, 1<<30) {
 		return
 	}
-	path := filepath.Join(t.TempDir(), "huge.txt")
+	dir := t.TempDir()
+	// A SNAP edge list's sparse ids are compacted: 3 vertices.
+	path := filepath.Join(dir, "huge.txt")
 	os.WriteFile(path, []byte("0 1\n1 2000000000\n"), 0o644)
-	g, err := Load(context.Background(), path, Options{})
-	if err == nil && g.NumVertices() <= 3 {
-		return // sparse ids mapped to dense ones: nothing to refuse
+	g, err := Load(context.Background(), path, DefaultOptions())
+	if err != nil || g.NumVertices() != 3 {
+		t.Fatalf("huge.txt: %v", err)
 	}
+	// A GAPBS .el keeps ids 0..max, as GAPBS does: 2 G vertices do not fit.
+	path = filepath.Join(dir, "huge.el")
+	os.WriteFile(path, []byte("0 1\n1 2000000000\n"), 0o644)
+	_, err = Load(context.Background(), path, DefaultOptions())
+	wantMemoryRefusal(t, err, "huge.el", "needs about", "available")
+	// base=0 keeps the ids as numbers too.
+	o := DefaultOptions()
+	o.Base = 0
+	_, err = Load(context.Background(), filepath.Join(dir, "huge.txt"), o)
 	wantMemoryRefusal(t, err, "huge.txt", "needs about", "available")
 }
 

@@ -268,6 +268,10 @@ func finish(ctx context.Context, name string, blocks []*edgeBlock, infos []chunk
 		// NetworkX read it): sparse ids are compacted, and ids map back. base= keeps the ids
 		// as numbers; GAPBS .el/.wel files keep 0..max as GAPBS does.
 		if p.format == "snap" && o.base < 0 {
+			// Its bitmap and ranks: 12 bytes per 64 ids up to the largest.
+			if err := checkMemory(name, 12*(int64(maxID)/64+1)); err != nil {
+				return nil, err
+			}
 			n, ids = compactIDs(blocks, minID, maxID)
 		}
 	}
