@@ -44,7 +44,7 @@ type bcArgs struct {
 	qlen, topo               int64
 	next, rest               uint64
 	d, src                   int64
-	ctr                      uint64
+	counters                 uint64
 }
 
 var _ [136 - unsafe.Sizeof(bcArgs{})]byte // sizeof(BcArgs), static_asserted in bc.cu
@@ -130,7 +130,7 @@ func bc(r *run) error {
 	}
 	b.explicitPull = b.data && b.dir == engine.Pull
 	a := &b.a
-	a.off, a.nbr, a.n, a.ctr = r.dg.out.off.addr(), r.dg.out.nbr.addr(), n, r.ctl.addr()
+	a.off, a.nbr, a.n, a.counters = r.dg.out.off.addr(), r.dg.out.nbr.addr(), n, r.ctl.addr()
 	if b.dir != engine.Push {
 		in, err := r.inCSR()
 		if err != nil {
@@ -214,7 +214,7 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 	if err := r.begin(); err != nil {
 		return err
 	}
-	phaseStart := r.iterT
+	phaseStart := r.iterStart
 	if b.prevReached > 0 {
 		if b.data {
 			a.q, a.qlen, a.topo = b.queue.addr(), b.prevReached, 0
@@ -316,10 +316,10 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		found, outEdges, scanned := int64(r.hctl[bcFound]), int64(r.hctl[bcOutEdges]), int64(r.hctl[bcScanned])
+		found, outEdges, scanned := int64(r.hostCtl[bcFound]), int64(r.hostCtl[bcOutEdges]), int64(r.hostCtl[bcScanned])
 		if dir == engine.Pull && b.explicitPull {
 			b.unv, b.rest = b.rest, b.unv
-			unvLen = int64(r.hctl[bcRest])
+			unvLen = int64(r.hostCtl[bcRest])
 		}
 		if b.data {
 			b.bounds = append(b.bounds, b.bounds[d+1]+found)
@@ -344,7 +344,7 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 	}
 	maxDepth := d - 1 // the last level found vertices at d-1 (d-1 = 0 when only the source)
 	if !detailed {
-		r.iterT = phaseStart
+		r.iterStart = phaseStart
 		if err := r.emit(engine.Record{Phase: "forward", Direction: b.dir, Mode: modeOf(b.data), InVertices: reached,
 			EdgesScanned: phaseEdges, Note: "whole phase"}); err != nil {
 			return err
@@ -359,7 +359,7 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 	if err := r.begin(); err != nil {
 		return err
 	}
-	phaseStart, phaseEdges = r.iterT, 0
+	phaseStart, phaseEdges = r.iterStart, 0
 	for d := maxDepth; d >= 0; d-- {
 		if detailed && d < maxDepth {
 			if err := r.begin(); err != nil {
@@ -381,9 +381,9 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 			if err := r.readCounters(); err != nil {
 				return err
 			}
-			phaseEdges += int64(r.hctl[bcScanned])
+			phaseEdges += int64(r.hostCtl[bcScanned])
 			if err := r.emit(engine.Record{Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data),
-				InVertices: int64(r.hctl[bcFound]), EdgesScanned: int64(r.hctl[bcScanned])}); err != nil {
+				InVertices: int64(r.hostCtl[bcFound]), EdgesScanned: int64(r.hostCtl[bcScanned])}); err != nil {
 				return err
 			}
 		}
@@ -392,9 +392,9 @@ func (b *bcState) source(src uint32, detailed bool, note string) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		r.iterT = phaseStart
-		return r.emit(engine.Record{Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data), InVertices: int64(r.hctl[bcFound]),
-			EdgesScanned: int64(r.hctl[bcScanned]), Note: "whole phase"})
+		r.iterStart = phaseStart
+		return r.emit(engine.Record{Phase: "backward", Direction: engine.Pull, Mode: modeOf(b.data), InVertices: int64(r.hostCtl[bcFound]),
+			EdgesScanned: int64(r.hostCtl[bcScanned]), Note: "whole phase"})
 	}
 	return nil
 }

@@ -21,11 +21,7 @@ import (
 // CC's fused Shiloach-Vishkin rounds, against the unblocked, unfused schedules: set
 // GW_PRBENCH=1 (GW_PRBENCH_GRAPHS=kron22,kron,urand,road,ny narrows the graphs, GW_PRBENCH_N
 // lists more segment sizes, GW_PRBENCH_SCHEDS replaces PageRank's schedules by a
-// comma-separated list, where cap=N sets PRBlocksPerSM, gcap=N PREdgeGSPerSM, fcap=N the fused
-// grid's blocks per SM, kern=16|np PREdgeKernel (and PREdgeTile), and for blocking=N lb=edge
-// tk=l1 PRTiledKernel, tper=N PRTiledPerSM, carve=N PRTiledCarveout and autotiled=0|1
-// PRAutoTiled; GW_PRBENCH_L1=1 prints
-// each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
+// comma-separated list, GW_PRBENCH_L1=1 prints each sweep's L1 change, GW_BENCH_REPS the runs). For each schedule it prints the median run
 // time, the sweeps, the time per sweep, and the median per-sweep kernel time from the trace
 // (the pull kernels, the blocked segments and pr_apply; the fused launch's sweeps by their
 // device clock). Every result is checked: against engine/ref on the scale-20 graphs and road,
@@ -60,8 +56,6 @@ func TestBenchPRCC(t *testing.T) {
 		names = strings.Split(v, ",")
 	}
 	fmt.Printf("device: %s\n", e.(*gpu.Engine).Device())
-	defCap, defKern, defTile, defGS := gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM
-	defTPer, defCarve, defTK, defAT := gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled
 	for _, name := range names {
 		mk, ok := graphs[name]
 		if !ok {
@@ -78,7 +72,7 @@ func TestBenchPRCC(t *testing.T) {
 		v := g.NumVertices()
 		prScheds := []string{"", "sync=sync lb=twc", fmt.Sprintf("blocking=%d lb=twc", (v+15)/16), fmt.Sprintf("blocking=%d lb=twc", (v+7)/8),
 			fmt.Sprintf("blocking=%d lb=twc", (v+31)/32), fmt.Sprintf("fuse=on blocking=%d lb=twc", (v+15)/16),
-			"sync=async lb=warp", "sync=async lb=warp cap=0", "sync=sync lb=warp", "sync=sync lb=warp cap=0", "sync=async lb=twc fuse=off",
+			"sync=async lb=warp", "sync=sync lb=warp", "sync=async lb=twc fuse=off",
 			"fuse=on", "fuse=off", "fuse=on sync=sync lb=twc", "fuse=on sync=async lb=twc", "fuse=on sync=async lb=warp", "fuse=on sync=sync lb=warp",
 			"sync=async lb=edge", "sync=sync lb=edge", "fuse=on sync=async lb=edge", "fuse=on sync=sync lb=edge"}
 		if sizes != nil {
@@ -102,35 +96,7 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 			for _, ss := range scheds {
-				gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
-				gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled = defTPer, defCarve, defTK, defAT
-				// cap=N, gcap=N, fcap=N and kern=16|np are not knobs: they set PRBlocksPerSM,
-				// PREdgeGSPerSM, CoopPerSM, PREdgeKernel and PREdgeTile
-				var knobs []string
-				for _, f := range strings.Fields(ss) {
-					switch k, v, _ := strings.Cut(f, "="); k {
-					case "cap":
-						fmt.Sscan(v, &gpu.PRBlocksPerSM)
-					case "fcap": // the fused launch's blocks per SM
-						fmt.Sscan(v, gpu.CoopPerSM)
-					case "gcap": // Gauss-Seidel lb=edge's blocks per SM
-						fmt.Sscan(v, &gpu.PREdgeGSPerSM)
-					case "autotiled": // 1: auto takes the tiled pull on even degrees, 0: it does not
-						gpu.PRAutoTiled = v != "0"
-					case "tk": // the tiled pull's form: l1 (blocking=N lb=edge)
-						gpu.PRTiledKernel = v
-					case "tper": // the tiled pull's L1 form's blocks per SM
-						fmt.Sscan(v, &gpu.PRTiledPerSM)
-					case "carve": // the tiled pull's shared-memory carveout, percent (-1: the driver's)
-						fmt.Sscan(v, &gpu.PRTiledCarveout)
-					case "kern": // pull lb=edge's kernel: 16 or np
-						gpu.PREdgeKernel = v
-						fmt.Sscan(v, &gpu.PREdgeTile)
-					default:
-						knobs = append(knobs, f)
-					}
-				}
-				sch, err := parseSched(strings.Join(knobs, " "))
+				sch, err := parseSched(ss)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -192,8 +158,6 @@ func TestBenchPRCC(t *testing.T) {
 				}
 			}
 		}
-		gpu.PRBlocksPerSM, gpu.PREdgeKernel, gpu.PREdgeTile, gpu.PREdgeGSPerSM, *gpu.CoopPerSM = defCap, defKern, defTile, defGS, 0
-		gpu.PRTiledPerSM, gpu.PRTiledCarveout, gpu.PRTiledKernel, gpu.PRAutoTiled = defTPer, defCarve, defTK, defAT
 	}
 }
 

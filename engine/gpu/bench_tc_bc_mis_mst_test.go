@@ -23,16 +23,16 @@ import (
 //	go test -c -tags cuda -o .gpu/a4.test ./engine/gpu
 //	./.gpu/a4.test -test.run '^$' -test.bench 'TC|BC' -test.benchtime 5x
 
-type algos4Graph struct {
+type fourAlgsGraph struct {
 	name string
 	once sync.Once
 	g    *graph.CSR
 	err  error
 }
 
-var algos4Graphs = []*algos4Graph{{name: "kron"}, {name: "urand"}}
+var fourAlgsGraphs = []*fourAlgsGraph{{name: "kron"}, {name: "urand"}}
 
-func (bg *algos4Graph) get(b *testing.B) *graph.CSR {
+func (bg *fourAlgsGraph) get(b *testing.B) *graph.CSR {
 	bg.once.Do(func() {
 		bg.g, bg.err = loader.Generate(context.Background(), bg.name, map[string]string{"scale": "20", "degree": "16"}, nil)
 	})
@@ -42,7 +42,7 @@ func (bg *algos4Graph) get(b *testing.B) *graph.CSR {
 	return bg.g
 }
 
-var algos4Bench = map[engine.Algorithm][]string{
+var fourAlgsBench = map[engine.Algorithm][]string{
 	engine.TC: {"", "intersect=merge", "intersect=binary", "lb=edge", "lb=edge intersect=merge",
 		"order=degree relabel=off", "order=degree relabel=on intersect=binary"},
 	engine.BC: {"", "direction=push", "direction=pull", "lb=thread", "driven=topology"},
@@ -56,8 +56,8 @@ func BenchmarkBC(b *testing.B) { benchAlgos4(b, engine.BC) }
 
 func benchAlgos4(b *testing.B, a engine.Algorithm) {
 	e := openGPU(b)
-	for _, bg := range algos4Graphs {
-		for _, ss := range algos4Bench[a] {
+	for _, bg := range fourAlgsGraphs {
+		for _, ss := range fourAlgsBench[a] {
 			name := ss
 			if name == "" {
 				name = "auto"

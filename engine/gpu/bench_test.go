@@ -22,8 +22,8 @@ import (
 )
 
 // The GPU benchmark: set GW_BENCH=1 (GW_BENCH_GRAPHS=kron,urand,ny,road and GW_BENCH_ALGS to
-// narrow it, GW_BENCH_SCHEDS="auto;lb=np;..." to replace the schedule list). For each graph of the bar and each algorithm it runs a few schedules on
-// the GPU (the median of GW_BENCH_REPS runs after one warm-up) and the CPU engine's default,
+// narrow it, GW_BENCH_SCHEDS="auto;lb=np;..." to replace the schedule list). For each graph
+// of the bar and each algorithm it runs a few schedules on the GPU (the median of GW_BENCH_REPS runs after one warm-up) and the CPU engine's default,
 // and prints time, GTEPS and the fraction of the measured copy bandwidth that the run's
 // minimal bytes represent (median of GW_BENCH_REPS runs after GW_BENCH_WARMUP warm-up runs,
 // 5 and 3 by default). The auto schedule's result is verified against engine/ref.
@@ -98,21 +98,13 @@ func TestBench(t *testing.T) {
 	e := openGPU(t)
 	gp := e.(*gpu.Engine)
 	// the tests poison every value buffer (an extra memset inside the timed run); not here
-	defer func(p bool) { gpu.Poison = p }(gpu.Poison)
-	gpu.Poison = false
+	defer gpu.SetPoison(e, gpu.SetPoison(e, false))
 	bw, err := gp.CopyBandwidth(1<<30, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reps := 5
 	fmt.Sscan(os.Getenv("GW_BENCH_REPS"), &reps)
-	if v := os.Getenv("GW_TWC_WARP"); v != "" {
-		fmt.Sscan(v, gpu.TwcRichWarp)
-	}
-	fmt.Sscan(os.Getenv("GW_COOP_PER_SM"), gpu.CoopPerSM)
-	if os.Getenv("GW_SSSP_NOSCOUT") != "" {
-		*gpu.SsspScout = false
-	}
 	// warm-up runs per schedule (excluded): enough for the GPU's clocks to settle after the
 	// host-only work between schedules (the first schedule measured ~10% slow after one)
 	warm := 3
@@ -158,19 +150,11 @@ func TestBench(t *testing.T) {
 					scheds[0] = ""
 				}
 			}
-			optDefault := *gpu.SsspOpt
 			var refRes *engine.Result
 			for si, ss := range scheds {
-				// opt=N (bench only): fused SSSP's SsspOpt bits for this schedule
-				*gpu.SsspOpt = optDefault
 				var kept []string
 				for _, kv := range strings.Fields(ss) {
-					if kv == "auto" {
-						continue // an auto schedule repeated later in the list
-					}
-					if v, ok := strings.CutPrefix(kv, "opt="); ok {
-						fmt.Sscan(v, gpu.SsspOpt)
-					} else {
+					if kv != "auto" { // an auto schedule repeated later in the list
 						kept = append(kept, kv)
 					}
 				}

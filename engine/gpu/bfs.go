@@ -161,7 +161,7 @@ func bfs(r *run) error {
 			inV, inE = n, r.m
 		}
 		if err := r.emit(engine.Record{Direction: dir, Mode: mode, InVertices: inV, InEdges: inE,
-			OutVertices: out.count, EdgesScanned: int64(r.hctl[cEdges]), Duplicates: int64(r.hctl[cCulled])}); err != nil {
+			OutVertices: out.count, EdgesScanned: int64(r.hostCtl[cEdges]), Duplicates: int64(r.hostCtl[cCulled])}); err != nil {
 			return err
 		}
 		scout = float64(out.edges)

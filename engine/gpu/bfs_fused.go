@@ -27,9 +27,8 @@ const (
 // bfsFusedDO runs direction-optimizing BFS in cooperative launches of bfs_do_<lb>
 // (kernels/bfs.cu bfs_do_loop): the device takes Beamer's push/pull decision before every level
 // from the counters of the one before, so a level costs a grid barrier instead of a launch, a
-// counter read-back and a host decision (~25 us each on an H200). Everything the kernel starts
-// from travels in the launch's arguments (no copy precedes it: a host-to-device copy cost
-// ~11 us); the host reads back the state row, lengths and level counters in one copy (two past
+// counter read-back and a host decision. Everything the kernel starts from travels in the
+// launch's arguments (no host-to-device copy precedes it); the host reads back the state row, lengths and level counters in one copy (two past
 // 32 levels), and replays Beamer's rule on the counters to trace each switch with the
 // quantities compared. Overflow (update=rw duplicates) and runs longer than fuseChunk levels
 // relaunch with the state the kernel left in the state row.
@@ -37,7 +36,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 	s := r.s
 	n := int64(r.n)
 	name := "bfs_do_" + lbSuffix[s.LB]
-	fn, grid, err := r.coopGrid(name)
+	fn, grid, err := r.coopGrid(name, 0)
 	if err != nil {
 		return err
 	}
@@ -106,8 +105,8 @@ func (r *run) bfsFusedDO(src uint32) error {
 		r.fusedKnobs(&a)
 		a.iters, a.iter, a.bound = fuseChunk, int64(r.iter), 1<<62
 		a.lens, a.trace = io.addr()+nCounters*8, io.addr()+doRows*8
-		a.inOff, a.inNbr, a.doBits, a.alpha, a.beta = in.off.addr(), in.nbr.addr(), bits.addr(), s.Alpha, s.Beta
-		a.doDir, a.doCheck, a.doAwake, a.doScout = int64(st[doDir]), int64(st[doToCheck]), int64(st[doAwake]), int64(st[doScout])
+		a.inOff, a.inNbr, a.doBitmaps, a.alpha, a.beta = in.off.addr(), in.nbr.addr(), bits.addr(), s.Alpha, s.Beta
+		a.doDir, a.doToCheck, a.doAwake, a.doScout = int64(st[doDir]), int64(st[doToCheck]), int64(st[doAwake]), int64(st[doScout])
 		a.doCount, a.doInit, a.doSrc = cur.count, init, int64(src)
 		tl := time.Now()
 		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
@@ -127,7 +126,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 				return err
 			}
 		}
-		r.nev, r.pending = 0, r.pending[:0]
+		r.nextEvent, r.pending = 0, r.pending[:0]
 		// 1. One record per level, after the switch that preceded it.
 		scout, toCheck := st[doScout], st[doToCheck]
 		prev := hio[doStart]
@@ -188,7 +187,7 @@ func (r *run) bfsFusedDO(src uint32) error {
 			if err := r.foldFused(cur, next, nil, nil); err != nil {
 				return err
 			}
-			r.nev, r.pending = 0, r.pending[:0]
+			r.nextEvent, r.pending = 0, r.pending[:0]
 			continue
 		}
 		if cur.count == 0 {

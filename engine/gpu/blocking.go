@@ -213,20 +213,6 @@ func buildBlocked(in *graph.CSR, size, workers int) (rows []uint32, off []int64,
 	return rows, off, nbr, segStart, segEdges
 }
 
-// autoBlocking is blocking=auto's segment size for a topology-driven pull sweep: V/16 on a
-// skewed graph (max degree over 100 x the average, kron) of a million vertices or more, off
-// elsewhere. Measured on an H200 (pr_bpull_twc against pr_pull_twc, Jacobi, a sweep): kron
-// scale 20, 0.245 against 0.324 ms at V/16 and V/8 (0.276 at V/4); kron scale 22, 0.964
-// against 1.017 ms at V/16 (1.000 at V/8, 1.105 at V/32); urand scale 20 loses at every size
-// (0.324-0.370 against 0.300 ms: its in-edges have no hubs to split and every entry costs an
-// atomic add), and so does road.
-func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
-	if n < 1<<20 || float64(maxDeg) <= 100*avgDeg {
-		return 0
-	}
-	return (n + 15) / 16
-}
-
 // tiled returns the graph's tiled in-edges (blocking=N lb=edge) for segments of size sources
 // and ranges of rng destinations, building and uploading them on first use; it shares the
 // graph's one cached layout with blocked.

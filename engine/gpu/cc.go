@@ -128,9 +128,9 @@ func ccSV(r *run, val buffer) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		hooked := r.hctl[cChanged] != 0
+		hooked := r.hostCtl[cChanged] != 0
 		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
-			EdgesScanned: int64(r.hctl[cEdges]), Note: "hook + pointer jumping"}); err != nil {
+			EdgesScanned: int64(r.hostCtl[cEdges]), Note: "hook + pointer jumping"}); err != nil {
 			return err
 		}
 		if !hooked {
@@ -213,7 +213,7 @@ func ccAfforest(r *run, val buffer) error {
 	if err := r.readCounters(); err != nil {
 		return err
 	}
-	return r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m, EdgesScanned: int64(r.hctl[cEdges]),
+	return r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m, EdgesScanned: int64(r.hostCtl[cEdges]),
 		Note: fmt.Sprintf("afforest: link the rest outside the largest component (label %d, %d of %d samples), compress", r.g.IDs.ID(big), bigN, samples)})
 }
 
@@ -307,7 +307,7 @@ func ccLabelProp(r *run, val buffer) error {
 			inV, inE = n, r.m
 		}
 		rec := engine.Record{Direction: dir, Mode: mode, InVertices: inV, InEdges: inE, OutVertices: out.count,
-			EdgesScanned: int64(r.hctl[cEdges]), Duplicates: int64(r.hctl[cCulled])}
+			EdgesScanned: int64(r.hostCtl[cEdges]), Duplicates: int64(r.hostCtl[cCulled])}
 		if checked {
 			rec.Note, rec.Mode = "update=rw confirmation sweep", engine.Topology
 		}
@@ -346,7 +346,7 @@ func ccSVFused(r *run, val buffer) error {
 	if err != nil {
 		return err
 	}
-	a.spill, a.outLen, a.rpb = sp.addr(), r.lenAddr(lenTmp), block
+	a.spill, a.outLen, a.rowsPerBlock = sp.addr(), r.lenAddr(lenTmp), block
 	for {
 		if err := r.ctx.Err(); err != nil {
 			return err

@@ -61,12 +61,6 @@ static CUresult gw_max_dynamic_shared(CUfunction f, unsigned shmem) {
 	return cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shmem);
 }
 
-// gw_set_carveout sets f's preferred shared-memory carveout, in percent of the most shared
-// memory an SM offers (the rest of its L1/shared storage stays L1 cache).
-static CUresult gw_set_carveout(CUfunction f, int pct) {
-	return cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, pct);
-}
-
 static const char* gw_error_name(CUresult r) {
 	const char* s = 0;
 	cuGetErrorName(r, &s);
@@ -99,17 +93,6 @@ func launch(fn cu.Function, grid, block int, args unsafe.Pointer, coop bool) err
 	}
 	if r := C.gw_launch(f, C.uint(grid), C.uint(block), args, c); r != C.CUDA_SUCCESS {
 		return driverError{call: "cuLaunchKernel", code: int(r), name: C.GoString(C.gw_error_name(r))}
-	}
-	return nil
-}
-
-// setCarveout sets fn's preferred shared-memory carveout to pct percent (a hint: the driver
-// rounds it up to a configuration the SM has and gives a kernel at least the shared memory
-// one block needs).
-func setCarveout(fn cu.Function, pct int) error {
-	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
-	if r := C.gw_set_carveout(f, C.int(pct)); r != C.CUDA_SUCCESS {
-		return driverError{call: "cuFuncSetAttribute (shared memory carveout)", code: int(r), name: C.GoString(C.gw_error_name(r))}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@
 //
 // Kernels are CUDA C in kernels/*.cu, compiled to PTX for compute_70 by `make ptx`, committed,
 // and embedded; the driver JIT-compiles the PTX for the GPU it runs on. The engine runs BFS,
-// SSSP, CC and PageRank with the schedule knobs of engine.Schedule (see NOTES.md for what is
-// implemented, how it was verified on an H200, and the measured figures).
+// SSSP, CC, PageRank, TC, BC, MIS and MST with the schedule knobs of engine.Schedule; each
+// algorithm's file holds its resolve, prepare and run (algorithms.go). docs/gpu-notes.md
+// records how it was built and tuned, with the figures measured.
 package gpu

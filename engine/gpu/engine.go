@@ -26,6 +26,10 @@ type Engine struct {
 	broken error        // set by a sticky driver error; every later run reports it
 	epoch  uint32       // dedup stamps: a fresh tag per iteration, never reused
 	pool   bufPool      // run buffers kept for the next run
+	// poison makes every per-vertex value buffer start filled with 0xA5 bytes instead of
+	// zeros, so that a kernel that leaves an entry unwritten shows in the result (the tests
+	// set it, export_test.go)
+	poison bool
 }
 
 var (

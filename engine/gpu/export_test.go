@@ -2,11 +2,13 @@
 
 package gpu
 
-// TwcRichWarp lets the benchmark measure lb=twc's warp threshold on rich frontiers.
-var TwcRichWarp = &twcRichWarp
+import "github.com/gworkbench/gworkbench/engine"
 
-// SsspScout switches fused SSSP's frontier-edge count (for measuring it).
-var SsspScout = &ssspScout
-
-// CoopPerSM caps the blocks per SM of cooperative launches (for measuring).
-var CoopPerSM = &coopPerSM
+// SetPoison sets whether the runs of e (the GPU engine) start every per-vertex value buffer
+// filled with 0xA5 bytes instead of zeros (Engine.poison), and returns the previous setting.
+func SetPoison(e engine.Engine, on bool) bool {
+	g := e.(*Engine)
+	was := g.poison
+	g.poison = on
+	return was
+}

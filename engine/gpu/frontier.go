@@ -76,14 +76,14 @@ func (r *run) setSource(f *frontier, src uint32) error {
 		}
 		word := make([]uint32, 1)
 		word[0] = 1 << (src & 31)
-		return r.poke(b, int64(src/32)*4, word)
+		return r.writeBuf(b, int64(src/32)*4, word)
 	case kBoolmap:
 		if err := memset8(b, 0, b.bytes); err != nil {
 			return err
 		}
-		return r.poke(b, int64(src), []byte{1})
+		return r.writeBuf(b, int64(src), []byte{1})
 	}
-	if err := r.poke(b, 0, []uint32{src}); err != nil {
+	if err := r.writeBuf(b, 0, []uint32{src}); err != nil {
 		return err
 	}
 	return r.setLen(f.slot, 1)
@@ -118,7 +118,7 @@ func (r *run) step(sp *stepSpec) error {
 	a := sp.a
 	c := sp.csr
 	a.off, a.nbr, a.wt, a.n, a.m = c.off.addr(), c.nbr.addr(), c.wt.addr(), int64(c.n), c.m
-	a.outOff, a.ctr = r.dg.out.off.addr(), r.ctl.addr()
+	a.outOff, a.counters = r.dg.out.off.addr(), r.ctl.addr()
 	lb := r.s.LB
 	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
 	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
@@ -141,8 +141,8 @@ func (r *run) step(sp *stepSpec) error {
 	}
 	// A bottom-up BFS row stops at its first parent, mostly after an edge or two: nested
 	// scheduling (np's block scan, etwc's staged queues and barriers) gains nothing there, and
-	// a thread per vertex walks and stops (kron scale 20's first bottom-up level: 178 us under
-	// np, 65 us under thread).
+	// a thread per vertex walks and stops (on kron's first bottom-up level, np took nearly
+	// three times as long as a thread per vertex).
 	if sp.pull && sp.firstHit && (lb == engine.LBNP || lb == engine.LBETWC) {
 		r.note = lbSuffix[lb] + ": bottom-up step run a thread per vertex (rows stop at their first parent)"
 		lb = engine.LBThread
@@ -217,29 +217,29 @@ func (r *run) step(sp *stepSpec) error {
 	case engine.LBETWC:
 		// on rich frontiers 32 rows a block and a warp for the rest of every row of 8 or more
 		// edges, as for twc
-		a.rpb = block
+		a.rowsPerBlock = block
 		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
-			a.rpb, a.twcWarp = 32, twcRichWarp
+			a.rowsPerBlock, a.twcWarp = 32, twcRichWarp
 		}
-		grid = blocks(rows, int(a.rpb))
+		grid = blocks(rows, int(a.rowsPerBlock))
 	case engine.LBNP:
-		a.rpb = int64(r.s.NP) // the enabled schedulers, in the low byte
+		a.rowsPerBlock = int64(r.s.NP) // the enabled schedulers, in the low byte
 		grid = blocks(rows, block)
 		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
 			// rich rows: twc's rule, 32 rows a block and the warp scheduler from 8 edges
-			a.rpb |= npRichRows << 8
+			a.rowsPerBlock |= npRichRows << 8
 			a.twcWarp = twcRichWarp
 			grid = blocks(rows, npRichRows)
 		}
 	case engine.LBTWC:
 		// rich rows (16 or more edges on average): 32 rows a block, so that more warps share them
-		a.rpb = block
+		a.rowsPerBlock = block
 		if !sp.topo && !sp.pull && sp.in != nil && sp.in.count > 0 && sp.in.edges >= 16*sp.in.count {
 			// and a warp for every row of 8 or more edges: a thread walking 20-30 edges as a
 			// chain of dependent loads and atomics is the step's critical path
-			a.rpb, a.twcWarp = 32, twcRichWarp
+			a.rowsPerBlock, a.twcWarp = 32, twcRichWarp
 		}
-		grid = blocks(rows, int(a.rpb))
+		grid = blocks(rows, int(a.rowsPerBlock))
 	case engine.LBWarp:
 		grid = blocks(rows, block/32)
 	case engine.LBCTA:
@@ -258,11 +258,11 @@ func (r *run) step(sp *stepSpec) error {
 	return nil
 }
 
-// twcRichWarp is lb=twc's warp threshold on rich frontiers (a variable for measuring it);
-// lb=np's warp scheduler takes the same threshold there.
-var twcRichWarp int64 = 8
+// twcRichWarp is lb=twc's warp threshold on rich frontiers: a warp takes rows of 8 or more
+// edges; lb=np's warp scheduler takes the same threshold there.
+const twcRichWarp = 8
 
-// npRichRows is lb=np's rows per block on rich frontiers (kernels/common.cuh lb_np: a.rpb >> 8).
+// npRichRows is lb=np's rows per block on rich frontiers (kernels/common.cuh lb_np: a.rowsPerBlock >> 8).
 const npRichRows = 32
 
 // wireOut points a's output at f (cleared), with the dedup and aggregation knobs.
@@ -447,7 +447,7 @@ func (r *run) finishStep(out, far *frontier) error {
 	if err := r.readCounters(); err != nil {
 		return err
 	}
-	if r.hctl[cOverflow] != 0 {
+	if r.hostCtl[cOverflow] != 0 {
 		if err := r.grow(out, far); err != nil {
 			return err
 		}
@@ -456,12 +456,12 @@ func (r *run) finishStep(out, far *frontier) error {
 		return nil
 	}
 	if out.kind == kQueue {
-		out.count, out.edges = r.hlen(out.slot), int64(r.hctl[cScout])
+		out.count, out.edges = r.queueLen(out.slot), int64(r.hostCtl[cScout])
 	} else {
-		out.count, out.edges = int64(r.hctl[cCount]), int64(r.hctl[cCountEdges])
+		out.count, out.edges = int64(r.hostCtl[cCount]), int64(r.hostCtl[cCountEdges])
 	}
 	if far != nil {
-		far.count = r.hlen(far.slot)
+		far.count = r.queueLen(far.slot)
 	}
 	return nil
 }
@@ -473,7 +473,7 @@ func (r *run) grow(out, far *frontier) error {
 	// the far pile's spilled pushes.
 	var farSpilled int64
 	if far != nil {
-		if att, c := r.hlen(far.slot), r.qcap(far.name); att > c {
+		if att, c := r.queueLen(far.slot), r.qcap(far.name); att > c {
 			farSpilled = att - c
 		}
 	}
@@ -482,7 +482,7 @@ func (r *run) grow(out, far *frontier) error {
 			continue
 		}
 		c := r.qcap(f.name)
-		att := r.hlen(f.slot)
+		att := r.queueLen(f.slot)
 		used := min(att, c)
 		if err := r.setLen(f.slot, uint32(used)); err != nil {
 			return err
@@ -520,11 +520,11 @@ func (r *run) grow(out, far *frontier) error {
 	if err := r.launch("util_compact", blocks(int64(r.n), block), &a); err != nil {
 		return err
 	}
-	ov := append([]uint64(nil), r.hctl[:16]...)
+	ov := append([]uint64(nil), r.hostCtl[:16]...)
 	if err := r.readCounters(); err != nil {
 		return err
 	}
 	// keep this step's counters; only the lengths changed
-	copy(r.hctl, ov)
+	copy(r.hostCtl, ov)
 	return nil
 }

@@ -14,14 +14,6 @@ import (
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
 const fuseChunk = 1024
 
-// ssspOpt holds the fused SSSP's kernels/common.cuh SsspOpt bits (1: no sssp_batch on rich
-// frontiers); a variable for measuring.
-var ssspOpt = 0
-
-// ssspScout says whether fused SSSP counts the out-edges of every pushed vertex (the records'
-// InEdges); a variable for measuring what the count costs.
-var ssspScout = true
-
 // fusedState is what a fused loop carries between launches.
 type fusedState struct {
 	prefix     string
@@ -33,15 +25,13 @@ type fusedState struct {
 	iter       int
 }
 
-// coopGrid is the cooperative grid for kernel name: every block resident at once.
-// The occupancy of each cooperative kernel, asked of the driver once (only the device's
-// goroutine touches it). coopPerSM, when set, caps the blocks per SM (for measuring).
-var (
-	coopOcc   = map[cu.Function]int{}
-	coopPerSM = 0
-)
+// coopOcc holds the occupancy of each cooperative kernel, asked of the driver once (only the
+// device's goroutine touches it).
+var coopOcc = map[cu.Function]int{}
 
-func (r *run) coopGrid(name string) (cu.Function, int, error) {
+// coopGrid is the cooperative grid for kernel name: every block resident at once, at most
+// perSM blocks per SM when perSM > 0.
+func (r *run) coopGrid(name string, perSM int) (cu.Function, int, error) {
 	fn, err := r.dev.fn(name)
 	if err != nil {
 		return fn, 0, err
@@ -53,8 +43,8 @@ func (r *run) coopGrid(name string) (cu.Function, int, error) {
 		}
 		coopOcc[fn] = per
 	}
-	if coopPerSM > 0 {
-		per = min(per, coopPerSM)
+	if perSM > 0 {
+		per = min(per, perSM)
 	}
 	if per < 1 {
 		per = 1
@@ -68,7 +58,7 @@ func (r *run) coopGrid(name string) (cu.Function, int, error) {
 // folds the spilled pushes in and launches again from the next iteration.
 func (r *run) fusedLoop(st *fusedState) error {
 	name := st.prefix + "_" + lbSuffix[r.s.LB]
-	fn, grid, err := r.coopGrid(name)
+	fn, grid, err := r.coopGrid(name, 0)
 	if err != nil {
 		return err
 	}
@@ -109,7 +99,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 		if err := memset8(trace, 0, trace.bytes); err != nil {
 			return err
 		}
-		if err := r.poke(lens, 0, []uint32{uint32(st.cur.count)}); err != nil {
+		if err := r.writeBuf(lens, 0, []uint32{uint32(st.cur.count)}); err != nil {
 			return err
 		}
 		qa, _ := r.storage(st.cur)
@@ -121,9 +111,6 @@ func (r *run) fusedLoop(st *fusedState) error {
 		a.spill, a.stamp = sp.addr(), stamp.addr()
 		a.tag = int64(r.eng.nextTags(fuseChunk + 2))
 		r.fusedKnobs(&a)
-		if st.far != nil && !ssspScout {
-			a.outOff = 0 // no frontier-edge count: two random loads less per push
-		}
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
 		a.doScout = st.cur.edges // the first input's edges, for twc/etwc/np's rules (-1: unknown)
 		if st.far != nil {
@@ -132,7 +119,6 @@ func (r *run) fusedLoop(st *fusedState) error {
 			a.farQ, a.farLen, a.farCap = fa.addr(), r.lenAddr(st.far.slot), min(r.qcap(st.far.name), r.qcap(st.rest.name))
 			a.far2, a.farLen2 = fb.addr(), r.lenAddr(st.rest.slot)
 			a.bound, a.delta = st.bound, st.delta
-			a.ssspOpt = int64(ssspOpt)
 		} else {
 			a.bound = 1 << 62
 		}
@@ -153,7 +139,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 		if err != nil {
 			return check("cuEventElapsedTime", err)
 		}
-		r.nev, r.pending = 0, r.pending[:0]
+		r.nextEvent, r.pending = 0, r.pending[:0]
 		// 1. One record per completed iteration.
 		tr := func(k, c int) uint64 { return htrace[k*nCounters+c] }
 		prev := tr(fuseChunk, cStop)
@@ -175,25 +161,16 @@ func (r *run) fusedLoop(st *fusedState) error {
 				}
 			}
 			sc := inEdges
-			if k > 0 && st.far != nil && !ssspScout {
-				sc = -1 // not counted
-			}
 			if tr(k, cMinFar) != 0 {
 				// refilled by a far split, which counts the near items' edges
-				sc = -1
-				if ssspScout {
-					sc = int64(tr(k, cCountEdges))
-				}
+				sc = int64(tr(k, cCountEdges))
 				rec.InEdges = sc
 			}
-			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil && ssspOpt&1 == 0); note != "" {
+			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil); note != "" {
 				rec.Note = joinNote(rec.Note, note)
 			}
 			prev = t
 			inEdges = int64(tr(k, cScout))
-			if st.far != nil && !ssspScout {
-				inEdges = -1
-			}
 			r.iter++
 			r.res.Trace.Records = append(r.res.Trace.Records, rec)
 			r.req.Emit(rec)
@@ -212,7 +189,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 			if tr(fuseChunk, cFarSel) == 1 {
 				st.far, st.rest = st.rest, st.far
 			}
-			st.far.count = r.hlen(st.far.slot)
+			st.far.count = r.queueLen(st.far.slot)
 		}
 		if over {
 			// The queue holding iteration `done`'s input overflowed: fold the spill into it.
@@ -245,7 +222,7 @@ func (r *run) fusedKnobs(a *kargs) {
 		a.agg = aggBlock
 	}
 	if r.s.LB == engine.LBNP {
-		a.rpb = int64(r.s.NP) // lb_np's enabled schedulers
+		a.rowsPerBlock = int64(r.s.NP) // lb_np's enabled schedulers
 	}
 }
 
@@ -259,16 +236,16 @@ func (r *run) foldFused(cur, next, far, rest *frontier) error {
 	if err := r.readCounters(); err != nil {
 		return err
 	}
-	r.hctl[cOverflow] = 1
+	r.hostCtl[cOverflow] = 1
 	if err := r.grow(cur, far); err != nil {
 		return err
 	}
 	if err := r.readCounters(); err != nil {
 		return err
 	}
-	cur.count = r.hlen(cur.slot)
+	cur.count = r.queueLen(cur.slot)
 	if far != nil {
-		far.count = r.hlen(far.slot)
+		far.count = r.queueLen(far.slot)
 	}
 	for _, p := range [][2]*frontier{{cur, next}, {far, rest}} {
 		if p[0] == nil {

@@ -24,17 +24,18 @@ import (
 // sweeps, and returns the trace (iters+1 rows of nCounters words: row iters holds the start
 // stamp in cStop), the launch's event time and its grid.
 func (r *run) coopSweeps(name string, a *kargs, iters int) ([]uint64, time.Duration, int, error) {
-	return r.coopSweepsShared(name, a, iters, block, 0)
+	return r.coopSweepsShared(name, a, iters, block, 0, 0)
 }
 
 // coopSweepsShared is coopSweeps with blocks of threads threads and shmem bytes of dynamic
-// shared memory each (the staged tiled pull's one block per SM).
-func (r *run) coopSweepsShared(name string, a *kargs, iters, threads, shmem int) ([]uint64, time.Duration, int, error) {
+// shared memory each (the staged tiled pull's one block per SM), or with blocks of 256 and no
+// shared memory, at most perSM of them per SM when perSM > 0.
+func (r *run) coopSweepsShared(name string, a *kargs, iters, threads, shmem, perSM int) ([]uint64, time.Duration, int, error) {
 	var fn cu.Function
 	var grid int
 	var err error
 	if threads == block && shmem == 0 {
-		fn, grid, err = r.coopGrid(name)
+		fn, grid, err = r.coopGrid(name, perSM)
 	} else {
 		fn, grid, err = r.coopGridShared(name, threads, shmem)
 	}
@@ -66,7 +67,7 @@ func (r *run) coopSweepsShared(name string, a *kargs, iters, threads, shmem int)
 	if err != nil {
 		return nil, 0, 0, check("cuEventElapsedTime", err)
 	}
-	r.nev, r.pending = 0, r.pending[:0]
+	r.nextEvent, r.pending = 0, r.pending[:0]
 	return h, time.Duration(float64(ms) * 1e6), grid, nil
 }
 

@@ -32,7 +32,9 @@ func openGPU(t testing.TB) engine.Engine {
 }
 
 func TestMain(m *testing.M) {
-	gpu.Poison = true
+	if e, err := engine.Open("gpu"); err == nil {
+		gpu.SetPoison(e, true)
+	}
 	os.Exit(m.Run())
 }
 

@@ -50,10 +50,10 @@ func (r *run) launch(name string, grid int, a *kargs) error {
 // timed runs start, one kernel launch, between the run's next pair of timing events and
 // returns the pair (a fused launch reads its time from them at once).
 func (r *run) timed(start func() error) (ev0, ev1 cu.Event, err error) {
-	if ev0, err = r.dev.event(r.nev); err != nil {
+	if ev0, err = r.dev.event(r.nextEvent); err != nil {
 		return
 	}
-	if ev1, err = r.dev.event(r.nev + 1); err != nil {
+	if ev1, err = r.dev.event(r.nextEvent + 1); err != nil {
 		return
 	}
 	if err = ev0.Record(cu.Stream{}); err != nil {
@@ -74,8 +74,8 @@ func (r *run) timedKernel(name string, grid, block int, start func() error) erro
 	if _, _, err := r.timed(start); err != nil {
 		return err
 	}
-	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nev})
-	r.nev += 2
+	r.pending = append(r.pending, pendingKernel{name: name, grid: grid, block: block, ev: r.nextEvent})
+	r.nextEvent += 2
 	return nil
 }
 

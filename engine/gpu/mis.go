@@ -34,7 +34,7 @@ type misArgs struct {
 	q                    uint64
 	qlen, topo           int64
 	next, joins          uint64
-	ctr                  uint64
+	counters             uint64
 }
 
 var _ [112 - unsafe.Sizeof(misArgs{})]byte // sizeof(MisArgs), static_asserted in mis.cu
@@ -74,7 +74,7 @@ func mis(r *run) error {
 	n := int64(r.n)
 	data, push, async := s.Driven == engine.Data, s.Direction == engine.Push, s.Sync == engine.Async
 	seed := r.req.Params.Seed
-	a := misArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: seed, ctr: r.ctl.addr()}
+	a := misArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: seed, counters: r.ctl.addr()}
 	if r.g.Directed {
 		in, err := r.inCSR()
 		if err != nil {
@@ -155,7 +155,7 @@ func mis(r *run) error {
 					return err
 				}
 				j := a
-				j.q, j.qlen, j.topo, j.joins = joins.addr(), int64(r.hctl[misJoins]), 0, 0
+				j.q, j.qlen, j.topo, j.joins = joins.addr(), int64(r.hostCtl[misJoins]), 0, 0
 				if err := launchStruct(r, "mis_remove_push_thread", blocks(max(j.qlen, 1), block), &j); err != nil {
 					return err
 				}
@@ -174,9 +174,9 @@ func mis(r *run) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		joined, left := int64(r.hctl[misJoined]), int64(r.hctl[misNext])
+		joined, left := int64(r.hostCtl[misJoined]), int64(r.hostCtl[misNext])
 		if err := r.emit(engine.Record{Phase: "rounds", Direction: s.Direction, Mode: modeOf(data),
-			InVertices: undecided, OutVertices: left, EdgesScanned: int64(r.hctl[misScanned]),
+			InVertices: undecided, OutVertices: left, EdgesScanned: int64(r.hostCtl[misScanned]),
 			Note: fmt.Sprintf("%d joined", joined)}); err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ type mstArgs struct {
 	next                           uint64
 	nextctr                        int64
 	forest, flen                   uint64
-	ctr                            uint64
+	counters                       uint64
 }
 
 var _ [192 - unsafe.Sizeof(mstArgs{})]byte // sizeof(MstArgs), static_asserted in mst.cu
@@ -68,7 +68,7 @@ func mst(r *run) error {
 	s := r.s
 	n := int64(r.n)
 	data := s.Driven == engine.Data
-	a := mstArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), wt: r.dg.out.wt.addr(), n: n, ctr: r.ctl.addr()}
+	a := mstArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), wt: r.dg.out.wt.addr(), n: n, counters: r.ctl.addr()}
 	if r.g.Directed {
 		roff, rsrc, rarc := inArcs(r.g)
 		for _, up := range []struct {
@@ -185,18 +185,18 @@ func mst(r *run) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		hooked, live := int64(r.hctl[mstHooked]), int64(r.hctl[mstRoots])
+		hooked, live := int64(r.hostCtl[mstHooked]), int64(r.hostCtl[mstRoots])
 		inVerts := n
 		if data {
 			inVerts = nVerts
 		}
 		if err := r.emit(engine.Record{Phase: "boruvka", Direction: engine.Push, Mode: modeOf(data),
-			InVertices: inVerts, OutVertices: live, EdgesScanned: int64(r.hctl[mstScanned]),
+			InVertices: inVerts, OutVertices: live, EdgesScanned: int64(r.hostCtl[mstScanned]),
 			Note: fmt.Sprintf("%d live components, %d hooked, %d edges added", nRoots, hooked, hooked)}); err != nil {
 			return err
 		}
 		if data {
-			nVerts, nRoots = int64(r.hctl[mstVerts]), live
+			nVerts, nRoots = int64(r.hostCtl[mstVerts]), live
 			verts, verts1 = verts1, verts
 			roots, roots1 = roots1, roots
 		} else {

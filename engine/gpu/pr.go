@@ -45,7 +45,6 @@ func resolvePR(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
 	req := r.req.Schedule
 	autoBinned(s, p.AvgDegree)
-	autoTiled(s, r.n, p.AvgDegree, p.MaxDegree)
 	if err := resolvePRFuse(s, p.AvgDegree, p.MaxDegree); err != nil {
 		return err
 	}
@@ -80,15 +79,13 @@ func resolvePR(r *run, s *engine.Schedule) error {
 			s.Sync = engine.Async
 		case s.Fuse == engine.FuseOn && p.AvgDegree < 5 && s.LB == engine.LBTWC:
 			// fused sweeps on sparse graphs: Gauss-Seidel converges in fewer sweeps of the
-			// same cost (road 1.5M, H200: 23 sweeps, 0.91 ms, against Jacobi's 33, 1.45 ms)
+			// same cost (road: 23 sweeps against Jacobi's 33)
 			s.Sync = engine.Async
 		case s.Direction == engine.Pull && p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree &&
 			(req.LB == engine.LBAuto || req.LB == engine.LBWarp || req.LB == engine.LBEdge):
-			// even degrees (urand): Gauss-Seidel converges in 4 sweeps where Jacobi needs 6
-			// (warp per vertex: 1.73 vs 1.97 ms on urand scale 20), and lb=edge's tiles
-			// (a warp per 8 vertices, their in-edges split evenly over its lanes) keep
-			// more gathers in flight than a warp per vertex (H200, fused: 0.285 against
-			// 0.336 ms a sweep, NOTES.md)
+			// even degrees (urand): Gauss-Seidel converges in 4 sweeps where Jacobi needs 6,
+			// and lb=edge's tiles (a warp per 8 vertices, their in-edges split evenly over
+			// its lanes) keep more gathers in flight than a warp per vertex
 			s.Sync = engine.Async
 			if req.LB == engine.LBAuto {
 				s.LB = engine.LBEdge
@@ -164,6 +161,43 @@ func resolvePRFuse(s *engine.Schedule, avgDeg float64, maxDeg int64) error {
 	return nil
 }
 
+// binnedPush reports whether s runs PageRank's binned push (direction=push blocking=N); the
+// resolved schedule's lb is then edge and its sync sync.
+func binnedPush(s *engine.Schedule) bool { return s.Blocking > 0 && s.Direction == engine.Push }
+
+// prBinAutoN is the bin of the binned push that auto takes on dense graphs (autoBinned):
+// 8192 destinations (bins of 4096 lost on urand and kron, 16384 tied on urand and lost on
+// kron).
+const prBinAutoN = 8192
+
+// autoBinned resolves an all-auto PageRank schedule on a graph of average degree 5 or more to
+// the binned push with bins of prBinAutoN destinations (direction=push blocking=prBinAutoN
+// lb=edge sync=sync fuse=on): its sweeps gather from shared memory where the pull gathers from
+// L2, and beat the pull on urand and kron. On sparse graphs (road, NY) it loses to the fused
+// Gauss-Seidel pull, which converges in fewer sweeps: auto leaves them to resolvePRFuse.
+func autoBinned(s *engine.Schedule, avgDeg float64) {
+	if avgDeg < 5 {
+		return
+	}
+	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
+		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Push) {
+		return
+	}
+	s.Direction, s.Driven, s.Blocking, s.LB, s.Sync, s.Fuse = engine.Push, engine.Topology, prBinAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
+}
+
+// autoBlocking is blocking=auto's segment size for a topology-driven pull sweep: V/16 on a
+// skewed graph (max degree over 100 x the average, kron) of a million vertices or more, off
+// elsewhere: the blocked sweep (pr_bpull_twc) beats the unblocked one (pr_pull_twc) on kron
+// scales 20 and 22 at V/16, and loses on urand at every size (its in-edges have no hubs to
+// split and every entry costs an atomic add) and on road.
+func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
+	if n < 1<<20 || float64(maxDeg) <= 100*avgDeg {
+		return 0
+	}
+	return (n + 15) / 16
+}
+
 // preparePR builds and uploads the blocked, tiled or binned layout of blocking=N, once per
 // graph, outside the timing, as the graph is.
 func preparePR(r *run) error {
@@ -184,7 +218,7 @@ func pr(r *run) error {
 	if err != nil {
 		return err
 	}
-	next, err := r.values8("next")
+	next, err := r.values64("next")
 	if err != nil {
 		return err
 	}
@@ -198,7 +232,7 @@ func pr(r *run) error {
 	data := s.Driven == engine.Data
 	var resid buffer
 	if data {
-		if resid, err = r.values8("resid"); err != nil {
+		if resid, err = r.values64("resid"); err != nil {
 			return err
 		}
 		a.resid = resid.addr()
@@ -262,7 +296,7 @@ func pr(r *run) error {
 
 // sweepErr is the L1 change (or residual taken) the last sweep accumulated into the counter
 // block, read back with the other counters.
-func (r *run) sweepErr() float64 { return math.Float64frombits(r.hctl[cErr]) }
+func (r *run) sweepErr() float64 { return math.Float64frombits(r.hostCtl[cErr]) }
 
 // prProjection is the state of the per-sweep projection of topology-driven PageRank: true
 // ranks = stored ranks x scale; dang is the stored rank of the dangling vertices after the
@@ -361,13 +395,9 @@ func prTopo(r *run, a kargs) error {
 		if blk, err = r.tiled(sh.size, sh.rng); err != nil {
 			return err
 		}
-		form := "staged in shared memory"
-		if !sh.staged {
-			form = "shared in L1"
-		}
 		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "blocking",
-			Note: fmt.Sprintf("EdgeBlocking, CTA-owned destinations: %d ranges of %d destinations x %d segments of %d sources (%s), %d tiles for %d edges (layout built and uploaded in %v, once per graph, outside the timing)",
-				(r.n+sh.rng-1)/sh.rng, sh.rng, blk.segs, sh.size, form, blk.entries, csr.m, blk.built.Round(time.Millisecond))}); err != nil {
+			Note: fmt.Sprintf("EdgeBlocking, CTA-owned destinations: %d ranges of %d destinations x %d segments of %d sources (staged in shared memory), %d tiles for %d edges (layout built and uploaded in %v, once per graph, outside the timing)",
+				(r.n+sh.rng-1)/sh.rng, sh.rng, blk.segs, sh.size, blk.entries, csr.m, blk.built.Round(time.Millisecond))}); err != nil {
 			return err
 		}
 	} else if s.Blocking > 0 {
@@ -430,7 +460,7 @@ func prTopo(r *run, a kargs) error {
 		accumulate := s.Direction == engine.Push || s.LB == engine.LBCOO || s.LB == engine.LBNP || (blk != nil && !tiled)
 		apply := "pr_apply"
 		if s.LB == engine.LBNP {
-			sa.rpb = int64(s.NP)
+			sa.rowsPerBlock = int64(s.NP)
 		}
 		name := "pr_pull_" + lb
 		switch {
@@ -443,21 +473,14 @@ func prTopo(r *run, a kargs) error {
 		case tiled:
 			name, grid = "pr_tspull", sh.grid
 			tiledArgs(&sa, blk)
-			if !sh.staged {
-				name = "pr_tpull"
-				if err := prTiledCarveout(r, name); err != nil {
-					return err
-				}
-			}
 		case s.LB == engine.LBEdge:
 			grid = prTileGrid(r, s.Sync == engine.Async)
-			name += PREdgeKernel
 		}
 		if blk != nil && !tiled && !binned {
 			if err := prBlockedSweep(r, sa, blk); err != nil {
 				return err
 			}
-		} else if binned || (tiled && sh.staged) {
+		} else if binned || tiled {
 			if err := r.launchShared(name, sh, &sa); err != nil {
 				return err
 			}
@@ -477,8 +500,8 @@ func prTopo(r *run, a kargs) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		change := proj.next(r.sweepErr(), math.Float64frombits(r.hctl[cRankSum]), math.Float64frombits(r.hctl[cRankDang]))
-		scanned := int64(r.hctl[cEdges])
+		change := proj.next(r.sweepErr(), math.Float64frombits(r.hostCtl[cRankSum]), math.Float64frombits(r.hostCtl[cRankDang]))
+		scanned := int64(r.hostCtl[cEdges])
 		if scanned == 0 {
 			scanned = r.m
 		}
@@ -497,221 +520,11 @@ func prTopo(r *run, a kargs) error {
 // blocks take the entries in order, segment after segment (blocks start in about launch
 // order), so the sources being gathered at any time are those of one or two segments; two
 // segments in flight can share a vertex, so the partial sums are added atomically. One launch
-// per segment with plain adds lost everywhere on an H200 (launch gaps and a tail per segment:
-// kron scale 22, 16 segments, 1.44 against 0.96 ms a sweep), and so did UGF's form with a
-// grid-wide barrier between segments (fuse=on blocking, 1.81 ms).
+// per segment with plain adds lost everywhere (launch gaps and a tail per segment), and so
+// did UGF's form with a grid-wide barrier between segments (fuse=on blocking).
 func prBlockedSweep(r *run, a kargs, blk *blockedCSR) error {
 	a.off, a.nbr, a.inQ, a.n, a.m, a.update = blk.off.addr(), blk.nbr.addr(), blk.rows.addr(), blk.entries, blk.segEdges[blk.segs], 1
 	return r.launch("pr_bpull_"+lbSuffix[r.s.LB], prGrid(r, r.s.LB, a.n, a.m), &a)
-}
-
-// PRTiledKernel picks the tiled pull's (blocking=N lb=edge) form: "" the staged one (one block
-// of tpThreads per SM copies each source segment into shared memory, pr_tspull and
-// pr_fused_stiled), "l1" for measuring the L1 one (PRTiledPerSM blocks of 256 per SM share
-// each segment's lines in L1, pr_tpull and pr_fused_tiled). PRTiledPerSM is the L1 form's
-// blocks per multiprocessor, and PRTiledCarveout the shared-memory carveout its kernels ask for
-// (percent of an SM's most shared memory; -1 leaves the driver's choice): every block holds
-// TP_RMAX_L1 double sums (16 KB), and 30% of an H200's 228 KB keeps 4 blocks' shared memory
-// and leaves the rest of the SM's 256 KB to L1. Measured on urand scale 20 (H200, Jacobi, a
-// sweep): staged 0.225 ms unfused, 0.238 fused with segments of 16384 (8192: 0.38; 4096:
-// 0.70); L1 0.198-0.204 with segments of 32768 (carveout 100: 0.33; 2 or 8 blocks per SM:
-// 0.235, 0.322); the untiled lb=edge Jacobi sweep 0.251-0.253.
-var (
-	PRTiledKernel   = ""
-	PRTiledPerSM    = 4
-	PRTiledCarveout = 30
-)
-
-// The tiled pull's limits (kernels/pr.cu TP_THREADS, TP_SEGQ, TP_RMAX_L1): the staged form's
-// block size, its most sources a segment (TP_SEGQ x 4 x TP_THREADS) and destinations a range
-// (their double sums and the segment share the SM's shared memory), and the L1 form's range.
-const (
-	tpThreads    = 1024
-	tpSegMax     = 4 * 4 * tpThreads
-	tpRMaxStaged = 8192
-	tpRMaxL1     = 2048
-)
-
-// tiledShape is the tiled pull's launch and layout: sources a segment (size), destinations a
-// range (rng), grid, block size and dynamic shared memory.
-type tiledShape struct {
-	staged               bool
-	size, rng            int
-	grid, threads, shmem int
-}
-
-// prTiledShape is the tiled pull's shape for blocking=N on this device. The grid covers the
-// vertices in one wave: the staged form one block per SM, each range a 1/SMs share of the
-// vertices (at most tpRMaxStaged), the segment N rounded up to a multiple of 4 (aligned
-// float4 copies), at most tpSegMax; the L1 form PRTiledPerSM blocks per SM, so that the blocks
-// of an SM walk the segments in step.
-func prTiledShape(r *run, blocking int) tiledShape {
-	rangeOf := func(grid, rmax int) int {
-		rng := (r.n + grid - 1) / grid
-		return min(max((rng+31)&^31, 32), rmax)
-	}
-	if PRTiledKernel == "l1" {
-		g := max(PRTiledPerSM, 1) * r.dev.sms
-		return tiledShape{size: max(min(blocking, 1<<tpSrcBits), 1), rng: rangeOf(g, tpRMaxL1), grid: g, threads: block}
-	}
-	size := max(min((blocking+3)&^3, tpSegMax), 4)
-	rng := rangeOf(r.dev.sms, tpRMaxStaged)
-	return tiledShape{staged: true, size: size, rng: rng, grid: r.dev.sms, threads: tpThreads, shmem: rng*8 + size*4}
-}
-
-// PRAutoTiled lets auto take the tiled pull on large graphs of even degrees (autoTiled), with
-// segments of PRTiledAutoN sources. Off: on urand scale 20 (H200) the tiled pull's Jacobi
-// sweeps (0.20-0.24 ms, 6 of them: fused 1.28-1.52 ms) lose to auto's fused Gauss-Seidel
-// lb=edge (4 sweeps of 0.27 ms: 1.17-1.18 ms); NOTES.md "Round 4".
-var (
-	PRAutoTiled  = false
-	PRTiledAutoN = 16384
-)
-
-// autoTiled resolves an all-auto PageRank schedule on a graph of 2^18 or more vertices of even
-// degrees (average >= 5, maximum under 8 x the average: urand) to the fused tiled pull:
-// blocking=PRTiledAutoN lb=edge sync=sync fuse=on (Jacobi: the ranks of a block's range are
-// written when its last segment is done, so every sweep reads the last one's).
-func autoTiled(s *engine.Schedule, n int, avgDeg float64, maxDeg int64) {
-	if !PRAutoTiled || n < 1<<18 || avgDeg < 5 || float64(maxDeg) >= 8*avgDeg {
-		return
-	}
-	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
-		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Pull) {
-		return
-	}
-	s.Blocking, s.LB, s.Sync, s.Fuse = PRTiledAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
-}
-
-// prBinShape is the binned push's launch (direction=push blocking=N): one block of pbThreads
-// per SM, each bin's sums (two 32-bit words a destination) in its dynamic shared memory, so a
-// bin holds N destinations, at most what the device's shared memory and the slot packing
-// (pbPad) allow.
-func prBinShape(r *run, blocking int) tiledShape {
-	size := max(min(blocking, (r.dev.shOptin-1024)/8, pbPad-1), 1)
-	return tiledShape{staged: true, size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
-}
-
-// binnedPush reports whether s runs PageRank's binned push (direction=push blocking=N); the
-// resolved schedule's lb is then edge and its sync sync.
-func binnedPush(s *engine.Schedule) bool { return s.Blocking > 0 && s.Direction == engine.Push }
-
-// pbThreads is the binned push's block size (kernels/pr.cu PB_THREADS).
-const pbThreads = 1024
-
-// binArgs points a at the binned layout.
-func binArgs(a *kargs, blk *blockedCSR) {
-	a.off, a.inQ, a.nbr, a.bound, a.rpb = blk.off.addr(), blk.rows.addr(), blk.nbr.addr(), int64(blk.segs), int64(blk.size)
-}
-
-// PRAutoBinned lets auto take the binned push (direction=push blocking=PRBinAutoN lb=edge
-// sync=sync fuse=on) on dense graphs (autoBinned).
-var (
-	PRAutoBinned = true
-	PRBinAutoN   = 8192
-)
-
-// autoBinned resolves an all-auto PageRank schedule on a graph of average degree 5 or more to
-// the binned push with bins of PRBinAutoN destinations. Measured on an H200 (NOTES.md "Round
-// 6", fused, ms): urand scale 20, 6 Jacobi sweeps of ~0.12 ms, 0.77-0.79 (bins of 8192 to
-// 16384; 4096: 0.88), where the pull gathering from L2 took 4 Gauss-Seidel sweeps of 0.27
-// (lb=edge, 1.19); kron scale 20, 8 sweeps, 0.97 at 8192 (4096 and 16384: 1.03-1.04), where
-// the blocked Jacobi pull (twc) took 1.94. On sparse graphs (road, NY) it loses (road 1.5M:
-// 33 Jacobi sweeps, 3.1 ms, against the fused Gauss-Seidel pull's 22 sweeps, 0.75 ms): auto
-// leaves them to resolvePRFuse.
-func autoBinned(s *engine.Schedule, avgDeg float64) {
-	if !PRAutoBinned || avgDeg < 5 {
-		return
-	}
-	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
-		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Push) {
-		return
-	}
-	s.Direction, s.Driven, s.Blocking, s.LB, s.Sync, s.Fuse = engine.Push, engine.Topology, PRBinAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
-}
-
-// tiledArgs points a sweep's arguments at the tiled layout (kernels/pr.cu tpull_sweep): off the
-// tiles' first edges, nbr the packed edges, bound the segments, delta their size, rpb the range.
-func tiledArgs(a *kargs, blk *blockedCSR) {
-	a.off, a.nbr, a.m = blk.off.addr(), blk.nbr.addr(), blk.segEdges[1]
-	a.bound, a.delta, a.rpb = int64(blk.segs), int64(blk.size), int64(blk.rng)
-}
-
-// tiledCarve records the kernels whose carveout is set (only the device's goroutine touches it).
-var tiledCarve = map[string]int{}
-
-// prTiledCarveout sets kernel name's shared-memory carveout to PRTiledCarveout once (again
-// when the value changes).
-func prTiledCarveout(r *run, name string) error {
-	if PRTiledCarveout < 0 {
-		return nil
-	}
-	if v, ok := tiledCarve[name]; ok && v == PRTiledCarveout {
-		return nil
-	}
-	fn, err := r.dev.fn(name)
-	if err != nil {
-		return err
-	}
-	if err := setCarveout(fn, PRTiledCarveout); err != nil {
-		return err
-	}
-	tiledCarve[name] = PRTiledCarveout
-	return nil
-}
-
-// PRBlocksPerSM caps the grid of a pull sweep with a warp or a block per vertex at this many
-// blocks per multiprocessor (0: no cap, a block per 8 vertices or per vertex). Each block of a
-// sweep adds its share of the L1 change to one counter with one atomic after a block
-// reduction, and a warp-per-vertex sweep of a million vertices would launch 131,072 blocks of
-// 8 vertices; the kernels loop grid-stride, so any grid is correct. Measured on an H200
-// (blocks per SM: none / 8 / 16 / 32): urand scale 20 Gauss-Seidel warp 0.406 / 0.315 /
-// 0.341 / 0.349 ms a sweep (4, 5, 4, 4 sweeps: 1.76 / 1.73 / 1.49 / 1.53 ms), Jacobi warp
-// 0.378 / - / 0.281 ms; kron scale 20 Gauss-Seidel warp 0.574 / 0.502 / 0.465 / 0.446 ms.
-// lb=twc's grid (a block per 256 vertices or entries) is not capped: capping it lost (kron
-// scale 22 blocked, 0.96 ms against 1.10 / 1.22 / 1.19).
-var PRBlocksPerSM = 16
-
-// PREdgeKernel and PREdgeTile pick pull lb=edge's sweep kernel: "" and 8 are pr_pull_edge
-// and pr_fused_edge (tiles of 8 vertices); for measuring, "16" names pr_pull_edge16 and
-// pr_fused_edge16, tiles of 16 vertices (PREdgeTile must then be 16), and "np" pr_pull_edgenp
-// and pr_fused_edgenp, which load a tile's heads only when they start it.
-var (
-	PREdgeKernel = ""
-	PREdgeTile   = 8
-)
-
-// PREdgeGSPerSM caps a Gauss-Seidel lb=edge sweep's grid (unfused, or the fused cooperative
-// one) at this many blocks of 256 threads per multiprocessor (0: no cap). A Gauss-Seidel sweep
-// converges faster the more of its gathers see ranks already updated in the sweep, and every
-// vertex of a tile in flight still shows its old rank: on urand scale 20 (H200) the fourth
-// sweep's L1 change is 1.05e-4 to 1.29e-4 with tiles of 8 to 32 vertices and the grids full
-// (5 sweeps), 9.4e-5 to 9.8e-5 with 1 or 2 blocks per SM (4 sweeps, as a warp per vertex);
-// 2 blocks of tiles of 8 still keep the gathers as fast (0.285 ms a sweep fused, 0.502 with
-// 1 block).
-var PREdgeGSPerSM = 2
-
-// prTileGrid is the grid of a pull lb=edge sweep (kernels/pr.cu pull_tile): a warp per tile of
-// PREdgeTile vertices, capped by PRBlocksPerSM, or for Gauss-Seidel (gs) PREdgeGSPerSM.
-func prTileGrid(r *run, gs bool) int {
-	g := blocks((int64(r.n)+int64(PREdgeTile)-1)/int64(PREdgeTile), block/32)
-	per := PRBlocksPerSM
-	if gs {
-		per = PREdgeGSPerSM
-	}
-	if per > 0 {
-		g = min(g, per*r.dev.sms)
-	}
-	return g
-}
-
-// prGrid is lbGrid, capped by PRBlocksPerSM for lb=warp and lb=cta.
-func prGrid(r *run, lb engine.LoadBalance, rows, edges int64) int {
-	g := lbGrid(lb, rows, edges)
-	if PRBlocksPerSM > 0 && (lb == engine.LBWarp || lb == engine.LBCTA) {
-		g = min(g, PRBlocksPerSM*r.dev.sms)
-	}
-	return g
 }
 
 func prData(r *run, a kargs) error {
@@ -752,7 +565,7 @@ func prData(r *run, a kargs) error {
 		}
 		taken := r.sweepErr()
 		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Data, InVertices: cur.count, InEdges: cur.edges,
-			OutVertices: next.count, EdgesScanned: int64(r.hctl[cEdges]), Note: fmt.Sprintf("residual taken %.3g", taken)}); err != nil {
+			OutVertices: next.count, EdgesScanned: int64(r.hostCtl[cEdges]), Note: fmt.Sprintf("residual taken %.3g", taken)}); err != nil {
 			return err
 		}
 		cur, next = next, cur

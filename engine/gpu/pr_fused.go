@@ -24,28 +24,15 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 	case binned:
 		sh := prBinShape(r, r.s.Blocking)
 		name, threads, shmem = "pr_fused_bin", sh.threads, sh.shmem
-	case tiled && PRTiledKernel == "l1":
-		// the tiled pull's L1 form (pr.go PRTiledPerSM): its blocks per SM cover the vertices
-		// in one wave
-		name = "pr_fused_tiled"
-		if err := prTiledCarveout(r, name); err != nil {
-			return err
-		}
-		saved := coopPerSM
-		coopPerSM = max(PRTiledPerSM, 1)
-		defer func() { coopPerSM = saved }()
 	case tiled:
 		sh := prTiledShape(r, r.s.Blocking)
 		name, threads, shmem = "pr_fused_stiled", sh.threads, sh.shmem
-	case r.s.LB == engine.LBEdge:
-		name += PREdgeKernel // "", or for measuring 16 or np (pr.go)
 	}
-	if !tiled && r.s.LB == engine.LBEdge && r.s.Sync == engine.Async && PREdgeGSPerSM > 0 && (coopPerSM == 0 || coopPerSM > PREdgeGSPerSM) {
-		// Gauss-Seidel tiles: a grid of PREdgeGSPerSM blocks per SM keeps fewer vertices
-		// pending (pr.go)
-		saved := coopPerSM
-		coopPerSM = PREdgeGSPerSM
-		defer func() { coopPerSM = saved }()
+	perSM := 0 // the occupancy's
+	if !tiled && r.s.LB == engine.LBEdge && r.s.Sync == engine.Async {
+		// Gauss-Seidel tiles: a grid of prEdgeGSPerSM blocks per SM keeps fewer vertices
+		// pending (pr_shapes.go)
+		perSM = prEdgeGSPerSM
 	}
 	a.off, a.nbr, a.n, a.m, a.inKind, a.eps = csr.off.addr(), csr.nbr.addr(), int64(csr.n), csr.m, kAll, p.Tolerance
 	pingpong := (blk == nil || tiled) && r.s.Sync == engine.SyncDB
@@ -69,7 +56,7 @@ func prFused(r *run, a kargs, csr *csrDev, blk *blockedCSR, bufs [2][2]uint64, r
 		iters := min(fuseChunk, p.MaxIter-done)
 		a.iter = int64(done)
 		proj.fusedArgs(&a)
-		h, t, grid, err := r.coopSweepsShared(name, &a, iters, threads, shmem)
+		h, t, grid, err := r.coopSweepsShared(name, &a, iters, threads, shmem, perSM)
 		if err != nil {
 			return err
 		}

@@ -63,18 +63,18 @@ type kargs struct {
 	stamp, cull         uint64
 	tag, iter, bound    int64
 	damping, base, eps  float64
-	ctr, err            uint64
+	counters, err       uint64
 	iters               int64
 	lens, trace         uint64
 	far2, farLen2       uint64
 	delta               int64
-	rpb                 int64
+	rowsPerBlock        int64
 	rankOut, contribOut uint64
 	twcWarp             int64
 	inOff, inNbr        uint64
 	alpha, beta         float64
-	doBits              uint64
-	doDir, doCheck      int64
+	doBitmaps           uint64
+	doDir, doToCheck    int64
 	doAwake, doScout    int64
 	doCount, doInit     int64
 	doSrc               int64
@@ -82,12 +82,11 @@ type kargs struct {
 	prFixed             int64
 	prInitOut           float64
 	prInitDang          float64
-	ssspOpt             int64
 	prCmax              uint64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 592
+const kargsSize = 584
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte
@@ -177,29 +176,29 @@ type pendingKernel struct {
 
 // run is one execution: the request, the device buffers it allocated, and the trace so far.
 type run struct {
-	eng     *Engine
-	dev     *device
-	ctx     context.Context
-	req     *engine.Request
-	res     *engine.Result
-	g       *graph.CSR
-	dg      *devGraph
-	n       int
-	m       int64
-	s       engine.Schedule // resolved
-	bufs    map[string]*buffer
-	ctl     buffer
-	hctl    []uint64 // its own allocation: cgo may not see a pointer into run
-	pending []pendingKernel
-	nev     int
-	elapsed time.Duration
-	iter    int
-	iterT   time.Time
-	tag     uint32
-	note    string  // added to the next iteration record's note
-	prRank  buffer  // PageRank: the buffer holding the latest ranks
-	tc      *tcPlan // triangle counting: what resolveTC left for the run
-	collect func() error
+	eng       *Engine
+	dev       *device
+	ctx       context.Context
+	req       *engine.Request
+	res       *engine.Result
+	g         *graph.CSR
+	dg        *devGraph
+	n         int
+	m         int64
+	s         engine.Schedule // resolved
+	bufs      map[string]*buffer
+	ctl       buffer
+	hostCtl   []uint64 // its own allocation: cgo may not see a pointer into run
+	pending   []pendingKernel
+	nextEvent int
+	elapsed   time.Duration
+	iter      int
+	iterStart time.Time
+	tag       uint32
+	note      string  // added to the next iteration record's note
+	prRank    buffer  // PageRank: the buffer holding the latest ranks
+	tc        *tcPlan // triangle counting: what resolveTC left for the run
+	collect   func() error
 }
 
 // release returns the run's buffers to the engine's pool (the next run of a similar size
@@ -264,7 +263,7 @@ func (p *bufPool) drain() {
 func (r *run) setup(d driver) error {
 	r.n, r.m = r.g.NumVertices(), r.g.NumArcs()
 	r.bufs = map[string]*buffer{}
-	r.hctl = make([]uint64, ctlWords)
+	r.hostCtl = make([]uint64, ctlWords)
 	if err := r.resolve(d); err != nil {
 		return err
 	}
@@ -402,17 +401,17 @@ func (r *run) rows(c *csrDev) error {
 // buf returns the named run buffer of at least bytes, allocating (and zeroing) it on first use.
 // keep says whether to preserve the contents when it grows.
 func (r *run) buf(name string, bytes int64, keep bool) (buffer, error) {
-	return r.bufz(name, bytes, keep, true)
+	return r.takeBuf(name, bytes, keep, true)
 }
 
 // scratch is buf for a buffer whose kernel writes every entry before reading it: it is not
 // zeroed, which saves a memset (host time inside the timed run) when it comes from the pool.
 func (r *run) scratch(name string, bytes int64) (buffer, error) {
-	return r.bufz(name, bytes, false, false)
+	return r.takeBuf(name, bytes, false, false)
 }
 
-// bufz is buf, zeroing the buffer when it is first taken only if zero is set.
-func (r *run) bufz(name string, bytes int64, keep, zero bool) (buffer, error) {
+// takeBuf is buf, zeroing the buffer when it is first taken only if zero is set.
+func (r *run) takeBuf(name string, bytes int64, keep, zero bool) (buffer, error) {
 	if b, ok := r.bufs[name]; ok && b.bytes >= bytes {
 		return *b, nil
 	}
@@ -458,15 +457,15 @@ func (r *run) bufz(name string, bytes int64, keep, zero bool) (buffer, error) {
 func (r *run) args(c *csrDev) kargs {
 	return kargs{
 		off: c.off.addr(), nbr: c.nbr.addr(), wt: c.wt.addr(), row: c.row.addr(), n: int64(c.n), m: c.m,
-		outOff: r.dg.out.off.addr(), ctr: r.ctl.addr(), update: uRMW,
+		outOff: r.dg.out.off.addr(), counters: r.ctl.addr(), update: uRMW,
 	}
 }
 
 // lenAddr is the device address of queue length slot i.
 func (r *run) lenAddr(i int) uint64 { return r.ctl.addr() + uint64(i)*4 }
 
-// hlen reads queue length slot i from the last counter read-back.
-func (r *run) hlen(i int) int64 { return int64(uint32(r.hctl[i/2] >> (32 * (i % 2)))) }
+// queueLen reads queue length slot i from the last counter read-back.
+func (r *run) queueLen(i int) int64 { return int64(uint32(r.hostCtl[i/2] >> (32 * (i % 2)))) }
 
 // clearCounters zeroes the counters (not the queue lengths).
 func (r *run) clearCounters() error { return memset8(r.ctl, 0, 16*8) }
@@ -479,7 +478,7 @@ func (r *run) setLen(i int, v uint32) error {
 // readCounters waits for the device and reads the counters and lengths back. A failed kernel
 // surfaces here.
 func (r *run) readCounters() error {
-	return check("cuMemcpyDtoH (counters)", cu.MemcpyDtoH(unsafe.Pointer(&r.hctl[0]), r.ctl.ptr, ctlWords*8))
+	return check("cuMemcpyDtoH (counters)", cu.MemcpyDtoH(unsafe.Pointer(&r.hostCtl[0]), r.ctl.ptr, ctlWords*8))
 }
 
 func (r *run) sync() error { return check("cuCtxSynchronize", cu.Synchronize()) }
@@ -495,7 +494,7 @@ func (r *run) kernels() ([]engine.Kernel, error) {
 		ks = append(ks, engine.Kernel{Name: p.name, Grid: p.grid, Block: p.block, Time: time.Duration(ms * 1e6)})
 	}
 	r.pending = r.pending[:0]
-	r.nev = 0
+	r.nextEvent = 0
 	return ks, nil
 }
 
@@ -504,7 +503,7 @@ func (r *run) begin() error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
-	r.iterT = time.Now()
+	r.iterStart = time.Now()
 	return r.clearCounters()
 }
 
@@ -517,7 +516,7 @@ func (r *run) emit(rec engine.Record) error {
 		}
 		rec.Kernels = ks
 		rec.Iter = r.iter
-		rec.Time = time.Since(r.iterT)
+		rec.Time = time.Since(r.iterStart)
 		r.iter++
 		if r.note != "" {
 			if rec.Note != "" {
@@ -534,8 +533,8 @@ func (r *run) emit(rec engine.Record) error {
 	return nil
 }
 
-// poke copies host data into b at byte offset off.
-func (r *run) poke(b buffer, off int64, data any) error {
+// writeBuf copies host data into b at byte offset off.
+func (r *run) writeBuf(b buffer, off int64, data any) error {
 	var p unsafe.Pointer
 	var n int64
 	switch d := data.(type) {
@@ -546,7 +545,7 @@ func (r *run) poke(b buffer, off int64, data any) error {
 	case []byte:
 		p, n = unsafe.Pointer(&d[0]), int64(len(d))
 	default:
-		return fmt.Errorf("gpu: poke: unsupported %T", data)
+		return fmt.Errorf("gpu: writeBuf: unsupported %T", data)
 	}
 	return check("cuMemcpyHtoD", cu.MemcpyHtoD(b.ptr+cu.DevicePtr(off), p, n))
 }
@@ -556,29 +555,25 @@ func copyBuf(dst, src buffer, bytes int64) error {
 	return check("cuMemcpyDtoD", cu.MemcpyDtoD(dst.ptr, src.ptr, bytes))
 }
 
-// Poison makes every per-vertex value buffer start filled with 0xA5 bytes instead of zeros, so
-// that a kernel that leaves an entry unwritten shows in the result (tests set it).
-var Poison bool
-
-// values returns a per-vertex value buffer of n 4-byte entries, poisoned when Poison is set.
+// values returns a per-vertex value buffer of n 4-byte entries, poisoned when the engine poisons (Engine.poison).
 func (r *run) values(name string) (buffer, error) {
 	b, err := r.buf(name, int64(r.n)*4, false)
 	if err != nil {
 		return b, err
 	}
-	if Poison {
+	if r.eng.poison {
 		return b, memset8(b, 0xA5, b.bytes)
 	}
 	return b, nil
 }
 
-// values8 is values for 8-byte entries.
-func (r *run) values8(name string) (buffer, error) {
+// values64 is values for 8-byte entries.
+func (r *run) values64(name string) (buffer, error) {
 	b, err := r.buf(name, int64(r.n)*8, false)
 	if err != nil {
 		return b, err
 	}
-	if Poison {
+	if r.eng.poison {
 		return b, memset8(b, 0xA5, b.bytes)
 	}
 	return b, nil

@@ -75,7 +75,7 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 // GPU on sparse, high-diameter graphs (road networks) without much redundant relaxation on
 // dense ones: three quarters of the mean weight on even dense degrees, 16 times wider on
 // skewed graphs. Unweighted graphs count every edge as 1 (NY.gr, average degree 2.8: delta 11,
-// where the old fixed delta 1 ran 416 one-level phases at 5.5 ms against 2.7 ms for delta 64).
+// where a fixed delta 1 ran hundreds of one-level phases, twice as slow as delta 64).
 func autoDelta(r *run) int {
 	g := r.g
 	mean := 1.0 // an unweighted graph: every edge weighs 1, and the same factor applies
@@ -94,13 +94,12 @@ func autoDelta(r *run) int {
 	f = min(max(f, 1), 16)
 	if p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree {
 		// even, dense degrees (urand): three quarters of the mean weight; each near phase
-		// still fills the GPU (H200, urand scale 20, fused, push_agg=block: delta 63 2.13 ms,
-		// 96 1.89, 128 2.24; earlier, with per-warp pushes, 64 3.41 and 127 3.60)
+		// still fills the GPU (fused with push_agg=block, delta 96 beat 63 and 128)
 		f = 0.75
 	}
 	if float64(p.MaxDegree) > 100*p.AvgDegree {
-		// skewed (kron): hubs settle most vertices in a few wide buckets (measured: delta 1024 to
-		// 4096 beats 128 by 1.5x on kron scale 20)
+		// skewed (kron): hubs settle most vertices in a few wide buckets (delta 1024 to 4096
+		// beat 128 by half again)
 		f *= 16
 	}
 	d := int(mean * f)
@@ -172,7 +171,7 @@ func sssp(r *run) error {
 				return err
 			}
 			if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m,
-				OutVertices: st.cur.count, EdgesScanned: int64(r.hctl[cEdges]), Note: "update=rw confirmation sweep"}); err != nil {
+				OutVertices: st.cur.count, EdgesScanned: int64(r.hostCtl[cEdges]), Note: "update=rw confirmation sweep"}); err != nil {
 				return err
 			}
 			if st.cur.count == 0 {
@@ -241,7 +240,7 @@ func sssp(r *run) error {
 			inV, inE = n, r.m
 		}
 		rec := engine.Record{Direction: dir, Mode: mode, InVertices: inV, InEdges: inE, OutVertices: out.count,
-			EdgesScanned: int64(r.hctl[cEdges]), Duplicates: int64(r.hctl[cCulled])}
+			EdgesScanned: int64(r.hostCtl[cEdges]), Duplicates: int64(r.hostCtl[cCulled])}
 		if sp.far != nil {
 			rec.Note = fmt.Sprintf("bound %d, far %d", bound, farA.count)
 		}
@@ -356,8 +355,8 @@ func (r *run) farSplit(far, rest, near *frontier, val buffer, bound *int64, delt
 		if err := r.readCounters(); err != nil {
 			return 0, err
 		}
-		tmp.count = r.hlen(lenTmp)
-		m := r.hctl[cMinFar]
+		tmp.count = r.queueLen(lenTmp)
+		m := r.hostCtl[cMinFar]
 		nb, err := r.storage(near)
 		if err != nil {
 			return 0, err
@@ -369,7 +368,7 @@ func (r *run) farSplit(far, rest, near *frontier, val buffer, bound *int64, delt
 			return 0, err
 		}
 		near.count, near.edges = tmp.count, -1
-		rest.count = r.hlen(rest.slot)
+		rest.count = r.queueLen(rest.slot)
 		return int64(math.MaxInt32) - int64(m), nil
 	}
 	if err := r.launch("util_far_split", blocks(far.count, block), &a); err != nil {
@@ -378,7 +377,7 @@ func (r *run) farSplit(far, rest, near *frontier, val buffer, bound *int64, delt
 	if err := r.readCounters(); err != nil {
 		return 0, err
 	}
-	near.count, near.edges = r.hlen(near.slot), -1
-	rest.count = r.hlen(rest.slot)
-	return int64(math.MaxInt32) - int64(r.hctl[cMinFar]), nil
+	near.count, near.edges = r.queueLen(near.slot), -1
+	rest.count = r.queueLen(rest.slot)
+	return int64(math.MaxInt32) - int64(r.hostCtl[cMinFar]), nil
 }

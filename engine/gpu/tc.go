@@ -49,16 +49,16 @@ type tcPlan struct {
 
 // tcArgs mirrors struct TcArgs in kernels/tc.cu field for field (all 8 bytes).
 type tcArgs struct {
-	off, nbr   uint64
-	n, order   int64
-	newid      uint64
-	hoff, hnbr uint64
-	hsrc       uint64
-	hm         int64
-	tmp        uint64
-	byrank     int64
-	ctr, part  uint64
-	parts      int64
+	off, nbr       uint64
+	n, order       int64
+	newid          uint64
+	hoff, hnbr     uint64
+	hsrc           uint64
+	hm             int64
+	tmp            uint64
+	byrank         int64
+	counters, part uint64
+	parts          int64
 }
 
 var _ [112 - unsafe.Sizeof(tcArgs{})]byte // sizeof(TcArgs), static_asserted in tc.cu
@@ -132,7 +132,7 @@ func tc(r *run) error {
 	if err := r.begin(); err != nil {
 		return err
 	}
-	a := tcArgs{off: uoff.addr(), nbr: unbr.addr(), n: n, order: int64(s.Order), ctr: r.ctl.addr()}
+	a := tcArgs{off: uoff.addr(), nbr: unbr.addr(), n: n, order: int64(s.Order), counters: r.ctl.addr()}
 	if relabel {
 		nid, err := upload(tcRanks(hostOff))
 		if err != nil {
@@ -228,12 +228,12 @@ func tc(r *run) error {
 	if err := r.readCounters(); err != nil {
 		return err
 	}
-	total := r.hctl[0]
+	total := r.hostCtl[0]
 	if s.Order == engine.OrderNone {
 		total /= 6
 	}
 	if err := r.emit(engine.Record{Phase: "count", Direction: engine.Push, Mode: engine.Topology,
-		InVertices: n, InEdges: a.hm, EdgesScanned: int64(r.hctl[1]), Note: fmt.Sprintf("%d triangles", total)}); err != nil {
+		InVertices: n, InEdges: a.hm, EdgesScanned: int64(r.hostCtl[1]), Note: fmt.Sprintf("%d triangles", total)}); err != nil {
 		return err
 	}
 	r.res.Triangles = total

@@ -17,8 +17,8 @@ import (
 // engine/ref on the conformance matrix (plus the hub graphs of gpu_test.go) under every
 // schedule they implement. Run them alone with -test.run 'TC|BC|MIS|MST'.
 
-// algos4Schedules lists the schedules each algorithm runs, in the knobs' text form.
-var algos4Schedules = map[engine.Algorithm][]string{
+// fourAlgsSchedules lists the schedules each algorithm runs, in the knobs' text form.
+var fourAlgsSchedules = map[engine.Algorithm][]string{
 	engine.TC: tcSchedules(),
 	engine.BC: {"", "direction=push", "direction=pull", "driven=topology", "direction=push driven=topology",
 		"direction=pull driven=topology", "lb=thread", "lb=thread direction=push", "lb=thread direction=pull",
@@ -54,9 +54,9 @@ func sched(t testing.TB, s string) engine.Schedule {
 	return sch
 }
 
-// algos4Cases is the conformance matrix plus the hub graphs (a vertex of 120,000 neighbours),
+// fourAlgsCases is the conformance matrix plus the hub graphs (a vertex of 120,000 neighbours),
 // which -short leaves out.
-func algos4Cases(t *testing.T) []enginetest.Case {
+func fourAlgsCases(t *testing.T) []enginetest.Case {
 	cs := enginetest.Graphs(t)
 	if testing.Short() {
 		return cs
@@ -72,7 +72,7 @@ func runAlgos4(t *testing.T, a engine.Algorithm, params []engine.Params) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range algos4Cases(t) {
+	for _, c := range fourAlgsCases(t) {
 		t.Run(c.Name, func(t *testing.T) { runAlgos4Case(t, e, ref, c, a, params) })
 	}
 }
@@ -90,7 +90,7 @@ func runAlgos4Case(t *testing.T, e, ref engine.Engine, c enginetest.Case, a engi
 			}
 			t.Fatalf("%s %s: ref: %v", a, c.Name, err)
 		}
-		for _, ss := range algos4Schedules[a] {
+		for _, ss := range fourAlgsSchedules[a] {
 			name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
 			var streamed int
 			req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p, Schedule: sched(t, ss),

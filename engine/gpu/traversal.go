@@ -97,7 +97,7 @@ func (r *run) sourceValues(fill, src uint32) (val, valIn buffer, err error) {
 	if err = memset32(val, fill, n); err != nil {
 		return
 	}
-	if err = r.poke(val, int64(src)*4, []int32{0}); err != nil {
+	if err = r.writeBuf(val, int64(src)*4, []int32{0}); err != nil {
 		return
 	}
 	valIn = val
@@ -195,7 +195,7 @@ func (r *run) convert(src, dst *frontier) error {
 		if err := r.readCounters(); err != nil {
 			return err
 		}
-		dst.count, dst.edges = r.hlen(dst.slot), src.edges
+		dst.count, dst.edges = r.queueLen(dst.slot), src.edges
 		if err := r.clearCounters(); err != nil {
 			return err
 		}

@@ -14,7 +14,7 @@ typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
 
-// Counters (u64 words of ctr), cleared by the host before every level.
+// Counters (u64 words of counters), cleared by the host before every level.
 enum { CFound = 0, COutEdges = 1, CScanned = 2, CNext = 3, CRest = 4 };
 
 // BcArgs is every BC kernel's single parameter, mirrored by bcArgs in bc.go (all 8 bytes).
@@ -35,14 +35,14 @@ struct BcArgs {
     const u32* q;
     i64 qlen;
     i64 topo;
-    // 4. Output: the next level is appended at next[ctr[CNext]]; a data-driven pull appends
-    // the vertices that stay unvisited at rest[ctr[CRest]].
+    // 4. Output: the next level is appended at next[counters[CNext]]; a data-driven pull appends
+    // the vertices that stay unvisited at rest[counters[CRest]].
     u32* next;
     u32* rest;
     // 5. Scalars.
     i64 d;
     i64 src;
-    u64* ctr;
+    u64* counters;
 };
 
 static_assert(sizeof(BcArgs) == 136, "BcArgs must match bcArgs in bc.go");
@@ -63,7 +63,7 @@ __device__ __forceinline__ T group_sum(T x) {
     return x;
 }
 
-// Per-thread counters, summed per warp into ctr at the end (every lane calls).
+// Per-thread counters, summed per warp into counters at the end (every lane calls).
 __device__ __forceinline__ void flush(const BcArgs& a, u64 found, u64 outEdges, u64 scanned) {
     for (int o = 16; o > 0; o >>= 1) {
         found += __shfl_down_sync(0xffffffffu, found, o);
@@ -71,9 +71,9 @@ __device__ __forceinline__ void flush(const BcArgs& a, u64 found, u64 outEdges, 
         scanned += __shfl_down_sync(0xffffffffu, scanned, o);
     }
     if ((threadIdx.x & 31) == 0) {
-        if (found) atomicAdd(&a.ctr[CFound], found);
-        if (outEdges) atomicAdd(&a.ctr[COutEdges], outEdges);
-        if (scanned) atomicAdd(&a.ctr[CScanned], scanned);
+        if (found) atomicAdd(&a.counters[CFound], found);
+        if (outEdges) atomicAdd(&a.counters[COutEdges], outEdges);
+        if (scanned) atomicAdd(&a.counters[CScanned], scanned);
     }
 }
 
@@ -101,7 +101,7 @@ __device__ void push(const BcArgs& a) {
                 if (atomicCAS(&a.depth[v], -1, d + 1) == -1) {
                     found++;
                     outEdges += a.off[v + 1] - a.off[v];
-                    if (!a.topo) a.next[atomicAdd(&a.ctr[CNext], 1ull)] = v;
+                    if (!a.topo) a.next[atomicAdd(&a.counters[CNext], 1ull)] = v;
                 }
                 dv = d + 1;
             }
@@ -140,9 +140,9 @@ __device__ void pull(const BcArgs& a) {
             a.depth[v] = d + 1;
             found++;
             outEdges += a.off[v + 1] - a.off[v];
-            if (a.next) a.next[atomicAdd(&a.ctr[CNext], 1ull)] = v;
+            if (a.next) a.next[atomicAdd(&a.counters[CNext], 1ull)] = v;
         } else if (!a.topo) {
-            a.rest[atomicAdd(&a.ctr[CRest], 1ull)] = v;
+            a.rest[atomicAdd(&a.counters[CRest], 1ull)] = v;
         }
     }
     flush(a, found, outEdges, scanned);

@@ -111,10 +111,10 @@ __device__ void bfs_do_loop(const Args& a0) {
     const u32* in_nbr = a0.in_nbr;
     double alpha = a0.alpha, beta = a0.beta;
     int dir = (int)a0.do_dir;
-    i64 to_check = a0.do_check;
+    i64 to_check = a0.do_to_check;
     i64 awake = a0.do_awake;
     i64 scout = a0.do_scout;
-    u32* bits = a0.do_bits;
+    u32* bits = a0.do_bitmaps;
     i64 words = (a0.n + 31) >> 5;
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
     /// 1. Prologue: depths, the spill boolmap and the source on the first launch; the input
@@ -152,13 +152,13 @@ __device__ void bfs_do_loop(const Args& a0) {
         s.out_q = even ? a0.out_q : (u32*)a0.in_q;
         s.in_len = a0.lens + k;
         s.out_len = a0.lens + k + 1;
-        s.ctr = a0.trace + k * NCounters;
+        s.counters = a0.trace + k * NCounters;
         s.iter = a0.iter + k;
         s.tag = a0.tag + k;
         if (t == 0) {
             // the next level's counters and output length (untouched during this level)
             if (k + 1 < a0.iters)
-                for (int j = 0; j < NCounters; j++) s.ctr[NCounters + j] = 0;
+                for (int j = 0; j < NCounters; j++) s.counters[NCounters + j] = 0;
             a0.lens[k + 2] = 0;
         }
         if (dir == 1) {
@@ -199,8 +199,8 @@ __device__ void bfs_do_loop(const Args& a0) {
             } else if (LB == LNP && scout < 2 * (i64)cnt) {
                 advance<LThread>(s, sh, f);  // np: rows of one or two edges, as the host step
             } else {
-                if ((LB == LTWC || LB == LETWC) && scout >= 16 * (i64)cnt) s.rpb = 32, s.twc_warp = 8;
-                if (LB == LNP && scout >= 16 * (i64)cnt) s.rpb = (a0.rpb & 255) | (32 << 8), s.twc_warp = 8;
+                if ((LB == LTWC || LB == LETWC) && scout >= 16 * (i64)cnt) s.rows_per_block = 32, s.twc_warp = 8;
+                if (LB == LNP && scout >= 16 * (i64)cnt) s.rows_per_block = (a0.rows_per_block & 255) | (32 << 8), s.twc_warp = 8;
                 advance<LB>(s, sh, f);
             }
             prev_pull = false;
@@ -211,15 +211,15 @@ __device__ void bfs_do_loop(const Args& a0) {
         }
         grid.sync();
         /// 4. The level's counters, seen alike by every thread.
-        scout = (i64)*((volatile u64*)&s.ctr[CScout]);
+        scout = (i64)*((volatile u64*)&s.counters[CScout]);
         to_check -= scout;
         k++;
         if (t == 0) {
-            s.ctr[CTime] = globaltimer();
-            s.ctr[CCount] = cnt;
-            s.ctr[CDir] = dir;
+            s.counters[CTime] = globaltimer();
+            s.counters[CCount] = cnt;
+            s.counters[CDir] = dir;
         }
-        if (*((volatile u64*)&s.ctr[COverflow])) break;
+        if (*((volatile u64*)&s.counters[COverflow])) break;
     }
     if (t == 0) {
         ctl[DoDir] = dir;

@@ -50,7 +50,7 @@ struct CcHook {
         int hi = max(pu, pv), lo = min(pu, pv);
         if (a.val[hi] == hi) {
             atomicMin(&a.val[hi], lo);
-            a.ctr[CChanged] = 1;
+            a.counters[CChanged] = 1;
         }
         return 0;
     }
@@ -135,14 +135,14 @@ __device__ void cc_sv_fused(const Args& a0) {
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
     for (i64 k = 0; k < a0.iters; k++) {
         Args s = a0;
-        s.ctr = a0.trace + k * NCounters;
+        s.counters = a0.trace + k * NCounters;
         CcHook f{s};
         advance<LB>(s, sh, f);
         grid.sync();
         jump(s);
         grid.sync();
-        if (blockIdx.x == 0 && threadIdx.x == 0) s.ctr[CTime] = globaltimer();
-        if (*((volatile u64*)&s.ctr[CChanged]) == 0) break;
+        if (blockIdx.x == 0 && threadIdx.x == 0) s.counters[CTime] = globaltimer();
+        if (*((volatile u64*)&s.counters[CChanged]) == 0) break;
     }
 }
 

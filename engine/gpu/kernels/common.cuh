@@ -78,7 +78,7 @@ struct Args {
     double damping;
     double base;
     double eps;
-    u64* ctr;
+    u64* counters;
     double* err;
     // 6. Fused loops (fuse=on): iterations to run, per-iteration queue lengths and counters,
     // the second far pile, and the near-far bucket width.
@@ -88,7 +88,10 @@ struct Args {
     u32* far2;
     u32* far_len2;
     i64 delta;
-    i64 rpb;  // lb=twc: rows per block (0: BLOCK); fewer for frontiers of rich rows
+    // Rows a block owns: lb=twc's (0: BLOCK; fewer for frontiers of rich rows); lb=np's enabled
+    // schedulers in the low byte and its rows a block above; PageRank's tiled pull, the
+    // destinations of a range; its binned push, the destinations of a bin.
+    i64 rows_per_block;
     // PageRank Jacobi sweeps write the next ranks and contributions here (ping-pong buffers).
     float* rank_out;
     float* contrib_out;
@@ -102,9 +105,9 @@ struct Args {
     const u32* in_nbr;
     double alpha;
     double beta;
-    u32* do_bits;
+    u32* do_bitmaps;
     i64 do_dir;
-    i64 do_check;
+    i64 do_to_check;
     i64 do_awake;
     i64 do_scout;
     i64 do_count;
@@ -119,17 +122,12 @@ struct Args {
     i64 pr_fixed;
     double pr_init_out;
     double pr_init_dang;
-    // 9. Fused SSSP: SsspOpt bits (measuring).
-    i64 sssp_opt;
-    // 10. PageRank's binned push (kernels/pr.cu bin_sweep): two words, the largest contribution
+    // 9. PageRank's binned push (kernels/pr.cu bin_sweep): two words, the largest contribution
     // (float bits) of the even and odd sweeps, from which a sweep takes its fixed-point scale.
     u32* pr_cmax;
 };
 
-static_assert(sizeof(Args) == 592, "Args must match kargs in run.go");
-
-// SsspOpt bits (Args.sssp_opt, for measuring): OptNoBatch: no sssp_batch on rich frontiers.
-enum { OptNoBatch = 1 };
+static_assert(sizeof(Args) == 584, "Args must match kargs in run.go");
 
 // Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block
 // collects its pushes in shared memory and appends them with one global atomic (bq_flush); a
@@ -157,7 +155,7 @@ __device__ __forceinline__ void queue_push(const Args& a, u32* q, u32* len, i64 
         q[idx] = v;
     } else {
         a.spill[v] = 1;
-        a.ctr[COverflow] = ovf;
+        a.counters[COverflow] = ovf;
     }
 }
 
@@ -182,7 +180,7 @@ __device__ __forceinline__ void bq_flush(const Args& a, u32* q, u32* n, u32* bas
             dst[idx] = v;
         } else {
             a.spill[v] = 1;
-            a.ctr[COverflow] = ovf;
+            a.counters[COverflow] = ovf;
         }
     }
     __syncthreads();
@@ -262,7 +260,7 @@ __device__ __forceinline__ void queue_put(const Args& a, u32 idx, u32 v) {
         a.out_q[idx] = v;
     } else {
         a.spill[v] = 1;
-        a.ctr[COverflow] = 1;
+        a.counters[COverflow] = 1;
     }
 }
 
@@ -311,7 +309,7 @@ __device__ __forceinline__ void emit(const Args& a, Shared& sh, Local& st, u32 v
             sh.q[s] = v;
         } else {
             // the block's buffer is full: one atomic per warp, not per item, on the shared
-            // length (per-item atomics on one address cost ~100 us on a 500K-push level)
+            // length (per-item atomics on one address serialize a level of 500K pushes)
             cg::coalesced_group g = cg::coalesced_threads();
             u32 base = 0;
             if (g.thread_rank() == 0) base = atomicAdd(a.out_len, (u32)g.size());
@@ -358,10 +356,10 @@ __device__ __forceinline__ void finish(const Args& a, Shared& sh, Local& st) {
     u32 k = min(sh.n, (u32)AGG_SLOTS);
     if (threadIdx.x == 0) {
         if (k) sh.base = atomicAdd(a.out_len, k);
-        if (sh.edges) atomicAdd(&a.ctr[CEdges], sh.edges);
-        if (sh.scout) atomicAdd(&a.ctr[CScout], sh.scout);
-        if (sh.pushes) atomicAdd(&a.ctr[CPushes], sh.pushes);
-        if (sh.culled) atomicAdd(&a.ctr[CCulled], sh.culled);
+        if (sh.edges) atomicAdd(&a.counters[CEdges], sh.edges);
+        if (sh.scout) atomicAdd(&a.counters[CScout], sh.scout);
+        if (sh.pushes) atomicAdd(&a.counters[CPushes], sh.pushes);
+        if (sh.culled) atomicAdd(&a.counters[CCulled], sh.culled);
     }
     __syncthreads();
     for (u32 i = threadIdx.x; i < k; i += blockDim.x) queue_put(a, sh.base + i, sh.q[i]);
@@ -448,7 +446,7 @@ template <class F>
 __device__ void lb_twc(const Args& a, Shared& sh, Local& st, F& f) {
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    i64 R = a.rpb > 0 ? a.rpb : BLOCK;  // rows per block: the first R threads own a row each
+    i64 R = a.rows_per_block > 0 ? a.rows_per_block : BLOCK;  // rows per block: the first R threads own a row each
     for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
         i64 i = base + threadIdx.x;
         u32 r = 0;
@@ -540,16 +538,16 @@ __device__ __forceinline__ i64 block_exclusive_scan(i64 x, i64* total) {
 // lb_np: IrGL's nested parallelism (inspector-executor): rows of 256 or more edges go to the
 // thread block (tb), of 32 or more to a warp (warp), and the rest are packed over the block's
 // threads, equal edges per thread, by a block-wide scan of their degrees (fg). The low byte of
-// a.rpb holds the enabled schedulers (1 tb, 2 warp, 4 fg); a row no enabled scheduler takes is
-// walked by its own thread. On rich frontiers the host applies twc's rule (NpRows): a.rpb >> 8
+// a.rows_per_block holds the enabled schedulers (1 tb, 2 warp, 4 fg); a row no enabled scheduler takes is
+// walked by its own thread. On rich frontiers the host applies twc's rule (NpRows): a.rows_per_block >> 8
 // rows a block (32) and a.twc_warp as the warp scheduler's threshold (8), so that the rows'
 // edges keep every warp of the block busy.
 template <class F>
 __device__ void lb_np(const Args& a, Shared& sh, Local& st, F& f) {
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int np = (int)(a.rpb & 255);
-    i64 R = a.rpb >> 8;
+    int np = (int)(a.rows_per_block & 255);
+    i64 R = a.rows_per_block >> 8;
     if (R <= 0 || R > BLOCK) R = BLOCK;  // rows per block
     i64 wmin = a.twc_warp > 0 ? a.twc_warp : 32;
     for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
@@ -699,7 +697,7 @@ __device__ void lb_coo(const Args& a, Shared& sh, Local& st, F& f) {
 // 12 to a thread. The three stages then run back to back with no global atomics. The stage
 // sizes depend on the algorithm (UGF): as for lb_twc, a row takes the block stage from
 // TwcLimits<F>::cta edges and the warp stage from ::warp (bottom-up BFS, which stops a row at
-// its first parent, raises both), and on rich frontiers the host's a.rpb and a.twc_warp pack
+// its first parent, raises both), and on rich frontiers the host's a.rows_per_block and a.twc_warp pack
 // fewer rows per block and give a warp the whole rest of any row of at least that many edges.
 template <class F>
 __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
@@ -709,7 +707,7 @@ __device__ void lb_etwc(const Args& a, Shared& sh, Local& st, F& f) {
     __shared__ u32 qlen[3][BLOCK];
     u32 cnt = in_count(a);
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    i64 R = a.rpb > 0 ? a.rpb : BLOCK;  // rows per block, fewer on rich frontiers (as lb_twc)
+    i64 R = a.rows_per_block > 0 ? a.rows_per_block : BLOCK;  // rows per block, fewer on rich frontiers (as lb_twc)
     for (i64 base = blockIdx.x * R; base < cnt; base += (i64)gridDim.x * R) {
         if (threadIdx.x < 3) qn[threadIdx.x] = 0;
         __syncthreads();
@@ -880,7 +878,7 @@ __device__ void fused_loop(const Args& a0) {
         s.out_q = even ? a0.out_q : (u32*)a0.in_q;
         s.in_len = a0.lens + k;
         s.out_len = a0.lens + k + 1;
-        s.ctr = a0.trace + k * NCounters;
+        s.counters = a0.trace + k * NCounters;
         s.iter = a0.iter + k;
         s.tag = a0.tag + k;
         s.far_q = far_sel ? a0.far2 : a0.far_q;
@@ -895,21 +893,21 @@ __device__ void fused_loop(const Args& a0) {
             u32* dst_len = far_sel ? a0.far_len : a0.far_len2;
             u32 fc = *((volatile u32*)s.far_len);
             if (fc == 0) break;
-            if (blockIdx.x == 0 && threadIdx.x == 0) s.ctr[CFar] = fc;
+            if (blockIdx.x == 0 && threadIdx.x == 0) s.counters[CFar] = fc;
             if (blockIdx.x == 0 && threadIdx.x == 0) *dst_len = 0;
             u64 best = 0;
             for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < fc; i += (i64)gridDim.x * blockDim.x) {
                 i64 d = s.val[s.far_q[i]];
                 if (d >= bound) best = max(best, (u64)(INF_DIST - d));
             }
-            if (best) atomicMax(&s.ctr[CMinFar], best);
+            if (best) atomicMax(&s.counters[CMinFar], best);
             if (threadIdx.x == 0) {
                 split_edges = 0;
                 sh.n = 0;
                 far_bq().n = 0;
             }
             grid.sync();
-            u64 m = *((volatile u64*)&s.ctr[CMinFar]);
+            u64 m = *((volatile u64*)&s.counters[CMinFar]);
             if (m == 0) break;  // nothing left above the bound
             i64 mind = INF_DIST - (i64)m;
             bound = (mind / a0.delta + 1) * a0.delta;
@@ -936,13 +934,13 @@ __device__ void fused_loop(const Args& a0) {
             for (int o = 16; o > 0; o >>= 1) ne += __shfl_down_sync(0xffffffffu, ne, o);
             if ((threadIdx.x & 31) == 0 && ne) atomicAdd(&split_edges, ne);
             __syncthreads();
-            if (threadIdx.x == 0 && split_edges) atomicAdd(&s.ctr[CCountEdges], split_edges);
+            if (threadIdx.x == 0 && split_edges) atomicAdd(&s.counters[CCountEdges], split_edges);
             far_sel ^= 1;
             s.far_q = far_sel ? a0.far2 : a0.far_q;
             s.far_len = far_sel ? a0.far_len2 : a0.far_len;
             s.tag = a0.tag + k + (1 << 30);
             grid.sync();
-            if (s.ctr[COverflow]) break;
+            if (s.counters[COverflow]) break;
             cnt = *((volatile u32*)s.in_len);
             if (cnt == 0) continue;
         } else if (cnt == 0 && a0.far_q) {
@@ -962,9 +960,9 @@ __device__ void fused_loop(const Args& a0) {
                 i64 d = s.val[s.far_q[i]];
                 if (d >= bound) best = max(best, (u64)(INF_DIST - d));
             }
-            if (best) atomicMax(&s.ctr[CMinFar], best);
+            if (best) atomicMax(&s.counters[CMinFar], best);
             grid.sync();
-            u64 m = *((volatile u64*)&s.ctr[CMinFar]);
+            u64 m = *((volatile u64*)&s.counters[CMinFar]);
             if (m == 0) break;  // nothing left above the bound
             i64 mind = INF_DIST - (i64)m;
             bound = (mind / a0.delta + 1) * a0.delta;
@@ -976,7 +974,7 @@ __device__ void fused_loop(const Args& a0) {
                     if (atomicExch(&s.stamp[v], (u32)s.tag) == (u32)s.tag) continue;
                     u32 idx = atomicAdd(a0.lens + k, 1u);
                     if ((i64)idx < s.out_cap) ((u32*)s.in_q)[idx] = v;
-                    else { s.spill[v] = 1; s.ctr[COverflow] = 1; }
+                    else { s.spill[v] = 1; s.counters[COverflow] = 1; }
                 } else {
                     u32 idx = atomicAdd(dst_len, 1u);
                     dst_q[idx] = v;  // the piles have equal capacity: the split never overflows
@@ -987,7 +985,7 @@ __device__ void fused_loop(const Args& a0) {
             s.far_len = far_sel ? a0.far_len2 : a0.far_len;
             s.tag = a0.tag + k + (1 << 30);
             grid.sync();
-            if (s.ctr[COverflow]) break;
+            if (s.counters[COverflow]) break;
             cnt = *((volatile u32*)s.in_len);
             if (cnt == 0) continue;
         }
@@ -1004,9 +1002,9 @@ __device__ void fused_loop(const Args& a0) {
             /// rows of under 2 edges a thread each (fused.go fusedRule traces the same).
             i64 sc = -1;
             if (!a0.out_off) sc = k == 0 && !refilled ? a0.do_scout : -1;
-            else if (refilled) sc = (i64)*((volatile u64*)&s.ctr[CCountEdges]);
+            else if (refilled) sc = (i64)*((volatile u64*)&s.counters[CCountEdges]);
             else sc = k == 0 ? a0.do_scout : (i64)*((volatile u64*)&a0.trace[(k - 1) * NCounters + CScout]);
-            s.rpb = a0.rpb;
+            s.rows_per_block = a0.rows_per_block;
             s.twc_warp = a0.twc_warp;
             if (cnt <= 64 && sc >= 16384) {
                 advance<LGrid>(s, sh, f);
@@ -1014,11 +1012,11 @@ __device__ void fused_loop(const Args& a0) {
                 advance<LWarp>(s, sh, f);
             } else if (LB == LNP && sc >= 0 && sc < 2 * (i64)cnt) {
                 advance<LThread>(s, sh, f);
-            } else if (RichLB<F>::lb >= 0 && !(a0.sssp_opt & OptNoBatch) && sc >= 16 * (i64)cnt) {
+            } else if (RichLB<F>::lb >= 0 && sc >= 16 * (i64)cnt) {
                 advance<(RichLB<F>::lb >= 0 ? RichLB<F>::lb : LB)>(s, sh, f);
             } else {
                 if (sc >= 16 * (i64)cnt) {
-                    s.rpb = LB == LNP ? (a0.rpb & 255) | (32 << 8) : 32;
+                    s.rows_per_block = LB == LNP ? (a0.rows_per_block & 255) | (32 << 8) : 32;
                     s.twc_warp = 8;
                 }
                 advance<LB>(s, sh, f);  // (f reads s)
@@ -1033,12 +1031,12 @@ __device__ void fused_loop(const Args& a0) {
         }
         grid.sync();
         if (blockIdx.x == 0 && threadIdx.x == 0) {
-            s.ctr[CTime] = globaltimer();
-            s.ctr[CBound] = (u64)bound;
-            s.ctr[CFarSel] = far_sel;
-            s.ctr[CCount] = cnt;
+            s.counters[CTime] = globaltimer();
+            s.counters[CBound] = (u64)bound;
+            s.counters[CFarSel] = far_sel;
+            s.counters[CCount] = cnt;
         }
-        if (s.ctr[COverflow]) break;
+        if (s.counters[COverflow]) break;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         a0.trace[a0.iters * NCounters + CBound] = (u64)bound;

@@ -12,7 +12,7 @@ typedef long long i64;
 typedef unsigned long long u64;
 
 enum { Undecided = 0, In = 1, Out = 2 };
-// Counters (u64 words of ctr), cleared by the host every round.
+// Counters (u64 words of counters), cleared by the host every round.
 enum { CJoined = 0, CScanned = 1, CNext = 2, CJoins = 3 };
 
 // MisArgs is every MIS kernel's single parameter, mirrored by misArgs in mis.go (all 8 bytes).
@@ -34,7 +34,7 @@ struct MisArgs {
     // 4. Outputs: the next worklist, the round's new members (sync, push).
     u32* next;
     u32* joins;
-    u64* ctr;
+    u64* counters;
 };
 
 static_assert(sizeof(MisArgs) == 112, "MisArgs must match misArgs in mis.go");
@@ -96,15 +96,15 @@ __device__ __forceinline__ void push_out(const MisArgs& a, const i64* off, const
     }
 }
 
-// Sum the thread's counters per warp into ctr (every lane calls).
+// Sum the thread's counters per warp into counters (every lane calls).
 __device__ __forceinline__ void flush(const MisArgs& a, u64 joined, u64 scanned) {
     for (int o = 16; o > 0; o >>= 1) {
         joined += __shfl_down_sync(0xffffffffu, joined, o);
         scanned += __shfl_down_sync(0xffffffffu, scanned, o);
     }
     if ((threadIdx.x & 31) == 0) {
-        if (joined) atomicAdd(&a.ctr[CJoined], joined);
-        if (scanned) atomicAdd(&a.ctr[CScanned], scanned);
+        if (joined) atomicAdd(&a.counters[CJoined], joined);
+        if (scanned) atomicAdd(&a.counters[CScanned], scanned);
     }
 }
 
@@ -119,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mis_select_thread(const MisA
         if (beats(a, a.off, a.nbr, v, pv, &scanned) && beats(a, a.ioff, a.inbr, v, pv, &scanned)) {
             a.state[v] = In;
             joined++;
-            if (a.joins) a.joins[atomicAdd(&a.ctr[CJoins], 1ull)] = v;
+            if (a.joins) a.joins[atomicAdd(&a.counters[CJoins], 1ull)] = v;
         }
     }
     flush(a, joined, scanned);
@@ -179,12 +179,12 @@ __device__ void async_round(const MisArgs& a) {
 extern "C" __global__ void __launch_bounds__(BLOCK) mis_async_push_thread(const MisArgs a) { async_round<true>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) mis_async_pull_thread(const MisArgs a) { async_round<false>(a); }
 
-// mis_compact: the items still undecided go to next (data) and are counted in ctr[CNext].
+// mis_compact: the items still undecided go to next (data) and are counted in counters[CNext].
 extern "C" __global__ void __launch_bounds__(BLOCK) mis_compact(const MisArgs a) {
     for (i64 i = gtid(); i < items(a); i += gstride()) {
         u32 v = item(a, i);
         if (a.state[v] != Undecided) continue;
-        u64 k = atomicAdd(&a.ctr[CNext], 1ull);
+        u64 k = atomicAdd(&a.counters[CNext], 1ull);
         if (a.next) a.next[k] = v;
     }
 }

@@ -13,7 +13,7 @@ typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
 
-// Counters (u64 words of ctr), cleared by the host every round.
+// Counters (u64 words of counters), cleared by the host every round.
 enum { CHooked = 0, CScanned = 1, CVerts = 2, CRoots = 3 };
 
 // MstArgs is every MST kernel's single parameter, mirrored by mstArgs in mst.go (all 8 bytes).
@@ -44,12 +44,12 @@ struct MstArgs {
     i64 qlen;
     const u64* qlenp;
     i64 topo;
-    // 6. Outputs: the next list, counted in ctr[nextctr]; the forest and its length.
+    // 6. Outputs: the next list, counted in counters[nextctr]; the forest and its length.
     u32* next;
     i64 nextctr;
     i64* forest;
     u64* flen;
-    u64* ctr;
+    u64* counters;
 };
 
 static_assert(sizeof(MstArgs) == 192, "MstArgs must match mstArgs in mst.go");
@@ -66,7 +66,7 @@ __device__ __forceinline__ u32 item(const MstArgs& a, i64 i) { return a.topo ? (
 __device__ __forceinline__ u32 enc(int w) { return (u32)w ^ 0x80000000u; }
 
 __device__ __forceinline__ void push_next(const MstArgs& a, u32 v) {
-    u64 k = atomicAdd(&a.ctr[a.nextctr], 1ull);
+    u64 k = atomicAdd(&a.counters[a.nextctr], 1ull);
     if (a.next) a.next[k] = v;
 }
 
@@ -124,7 +124,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mst_local(const MstArgs a) {
         atomicMin(&a.cw[cv], enc(bw));
         push_next(a, v);
     }
-    if (scanned) atomicAdd(&a.ctr[CScanned], scanned);
+    if (scanned) atomicAdd(&a.counters[CScanned], scanned);
 }
 
 // mst_lh (find-min, 2): among the vertices whose arc has its root's weight, the lowest endpoints.
@@ -163,7 +163,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mst_hook(const MstArgs a) {
         a.forest[atomicAdd(a.flen, 1ull)] = (i64)e;
         hooked++;
     }
-    if (hooked) atomicAdd(&a.ctr[CHooked], hooked);
+    if (hooked) atomicAdd(&a.counters[CHooked], hooked);
 }
 
 // mst_jump (compress, 1): every item follows its parents to the root of its new tree.

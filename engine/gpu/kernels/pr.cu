@@ -291,9 +291,9 @@ __device__ __forceinline__ void load_edges4(const Args& a, i64 p, u32* out) {
     }
 }
 
-// PF: load the next tile's heads while this tile's gathers are in flight (a vertex's old rank
-// is written only by its own lane, later, so reading it early is exact).
-template <int T, int U, bool NC, bool CG, bool PF>
+// The next tile's heads are loaded while this tile's gathers are in flight (a vertex's old
+// rank is written only by its own lane, later, so reading it early is exact).
+template <int T, int U, bool NC, bool CG>
 __device__ __forceinline__ void pull_tile_body(const Args& a) {
     __shared__ i64 s_off[WARPS_PER_BLOCK][T + 1];
     __shared__ double s_sum[WARPS_PER_BLOCK][T];
@@ -304,9 +304,8 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
     i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
     i64 tiles = (a.n + T - 1) / T;
     TileHead h = {0, 0, 0.f, 0.f};
-    if (PF && w < tiles) h = tile_head<T>(a, w, lane);
+    if (w < tiles) h = tile_head<T>(a, w, lane);
     for (i64 t = w; t < tiles; t += nw) {
-        if (!PF) h = tile_head<T>(a, t, lane);
         i64 v = t * T + lane;
         bool ok = lane < T && v < a.n;
         float old = h.old, od = h.od;
@@ -315,7 +314,7 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
             so[lane + 1] = h.e;
             ss[lane] = 0;
         }
-        if (PF && t + nw < tiles) h = tile_head<T>(a, t + nw, lane);
+        if (t + nw < tiles) h = tile_head<T>(a, t + nw, lane);
         __syncwarp();
         i64 B = so[0], E = so[T];
         i64 A = B & ~(i64)3;  // 16-byte aligned (the column array starts aligned)
@@ -368,43 +367,32 @@ __device__ __forceinline__ void pull_tile_body(const Args& a) {
 // where the buffers trade places between sweeps of one launch and that cache could serve a
 // stale line). U = T: a lane's run is about T x the average degree / 32 edges, one pass of U
 // gathers on urand.
-template <int T, bool PF = true>
+template <int T>
 __device__ void pull_tile(const Args& a) {
-    if (a.update == 1) pull_tile_body<T, T, false, true, PF>(a);
-    else pull_tile_body<T, T, true, false, PF>(a);
+    if (a.update == 1) pull_tile_body<T, T, false, true>(a);
+    else pull_tile_body<T, T, true, false>(a);
 }
 
-// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile);
-// for measuring, pr_pull_edge16 takes tiles of 16, and
-// pr_pull_edgenp loads each tile's heads only when it starts it.
+// pr_pull_edge: one topology-driven pull sweep, a warp per tile of 8 vertices (pull_tile).
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge(const Args a) { pull_tile<8>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edge16(const Args a) { pull_tile<16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_pull_edgenp(const Args a) { pull_tile<8, false>(a); }
 
 // Tiled pull (blocking=N lb=edge): EdgeBlocking with CTA-owned destinations. Block b owns
-// ranges of R = a.rpb consecutive vertices (b, b + grid, ...) and keeps their sums in shared
+// ranges of R = a.rows_per_block consecutive vertices (b, b + grid, ...) and keeps their sums in shared
 // memory (doubles: a hub's sum of 120,000 terms drifts in float) for the whole sweep. It walks
 // the source segments s = 0..S-1 (S = a.bound, N = a.delta sources each) in order and sums tile
 // (range, s): the in-edges of the range from sources of segment s, a.off[range * S + s] ..
 // [.. + 1] in a.nbr, each packed as (destination - range start) << TP_SRC_BITS | (source - s x
-// N), sorted by destination (blocking.go buildTiled). Two forms:
-// - staged (tspull_sweep, pr_tspull, pr_fused_stiled): one block of TP_THREADS threads per SM;
-//   segment s's N contributions are copied into shared memory (coalesced; the next segment's
-//   are loaded into registers while the current tile is summed), and the tile's gathers read
-//   shared memory. Each SM reads every contribution once a sweep, in full lines, instead of one
-//   32-byte L2 sector per edge.
-// - L1 (tpull_sweep, pr_tpull, pr_fused_tiled; for measuring): blocks of BLOCK threads, several
-//   per SM walking the segments in step, gather from global memory and share the segment's
-//   lines in L1.
+// N), sorted by destination (blocking.go buildTiled). One block of TP_THREADS threads per SM
+// (tspull_sweep, pr_tspull, pr_fused_stiled): segment s's N contributions are copied into
+// shared memory (coalesced; the next segment's are loaded into registers while the current
+// tile is summed), and the tile's gathers read shared memory. Each SM reads every contribution
+// once a sweep, in full lines, instead of one 32-byte L2 sector per edge.
 // A tile's edges are cut into equal runs of a multiple of 4, one per thread (aligned 16-byte
 // loads, streamed past L1); the runs ascend by destination, so only a run's first and last
 // destination can be another thread's too: those are added atomically, the others plainly,
 // and a barrier separates tiles. After the last segment the block writes its vertices' ranks as
-// pr_set does (Jacobi into rank_out/contrib_out, Gauss-Seidel in place). NC: the L1 form reads
-// contributions through the non-coherent cache (unfused); fused, plain loads, which the grid
-// barrier's fence keeps coherent (it invalidates L1).
+// pr_set does (Jacobi into rank_out/contrib_out, Gauss-Seidel in place).
 #define TP_SRC_BITS 18
-#define TP_RMAX_L1 2048
 #define TP_THREADS 1024
 #define TP_SEGQ 4  // staged: float4s of a segment per thread, so N <= TP_SEGQ x 4 x TP_THREADS
 
@@ -462,39 +450,10 @@ __device__ __forceinline__ void tile_write(const Args& a, i64 v0, int rn, const 
     for (int i = threadIdx.x; i < rn; i += blockDim.x) pr_set(a, (u32)(v0 + i), sums[i], acc);
 }
 
-template <bool NC>
-struct GatherGlobal {
-    const float* src;
-    __device__ float operator()(u32 i) const { return NC ? __ldg(src + i) : src[i]; }
-};
-
 struct GatherShared {
     const float* seg;
     __device__ float operator()(u32 i) const { return seg[i]; }
 };
-
-// tpull_sweep: the L1 form (blocks of any size, TP_RMAX_L1 destinations at most).
-template <bool NC>
-__device__ void tpull_sweep(const Args& a) {
-    __shared__ double sums[TP_RMAX_L1];
-    PrAcc acc = {0, 0, 0};
-    const i64 S = a.bound, N = a.delta, R = a.rpb;
-    const i64 ranges = R > 0 ? (a.n + R - 1) / R : 0;
-    for (i64 rg = blockIdx.x; rg < ranges; rg += gridDim.x) {
-        const i64 v0 = rg * R;
-        const int rn = (int)min(R, a.n - v0);
-        for (int i = threadIdx.x; i < rn; i += blockDim.x) sums[i] = 0;
-        __syncthreads();
-        const i64* to = a.off + rg * S;
-        for (i64 s = 0; s < S; s++) {
-            tile_sum(a, to[s], to[s + 1], sums, GatherGlobal<NC>{a.contrib + s * N});
-            __syncthreads();
-        }
-        tile_write(a, v0, rn, sums, &acc);
-        __syncthreads();
-    }
-    acc_flush(a, acc);
-}
 
 // seg_load loads segment s's contributions (N of them, fewer in the last segment) into this
 // thread's registers: float4 k holds sources 4 x (tid + k x T) .. + 3.
@@ -520,7 +479,7 @@ __device__ __forceinline__ void seg_load(const Args& a, i64 s, i64 N, float4* pr
 __device__ void tspull_sweep(const Args& a) {
     extern __shared__ double tsh[];
     PrAcc acc = {0, 0, 0};
-    const i64 S = a.bound, N = a.delta, R = a.rpb;
+    const i64 S = a.bound, N = a.delta, R = a.rows_per_block;
     double* sums = tsh;
     float* seg = (float*)(tsh + R);  // R is a multiple of 32: 16-byte aligned
     const i64 ranges = R > 0 ? (a.n + R - 1) / R : 0;
@@ -549,9 +508,8 @@ __device__ void tspull_sweep(const Args& a) {
     acc_flush(a, acc);
 }
 
-// pr_tspull, pr_tpull: one sweep of the tiled pull, staged or L1 (blocking=N lb=edge).
+// pr_tspull: one sweep of the tiled pull (blocking=N lb=edge).
 extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_tspull(const Args a) { tspull_sweep(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_tpull(const Args a) { tpull_sweep<true>(a); }
 
 // Accumulating functor: rank_next[row] += contrib[col] (pull, edge/coo) or
 // rank_next[col] += contrib[row] (push). Nothing is pushed.
@@ -581,7 +539,7 @@ ENTRY(pr_pull_np, PrAccPull, LNP)
 ENTRIES(pr_spush, PrAccPush)
 
 // Binned push (direction=push blocking=N lb=edge): propagation blocking with the bins in
-// shared memory. The destinations are cut into bins of R = a.rpb; bin b's in-edges are listed
+// shared memory. The destinations are cut into bins of R = a.rows_per_block; bin b's in-edges are listed
 // in source order, in groups of 32 slots (blocking.go buildBinned): a.off[b] is the bin's first
 // group (a.bound bins, a.off[a.bound] groups in all), a.in_q[g] group g's first source, and
 // slot a.nbr[32 g + i] = (destination - b R) << 16 | (source - a.in_q[g]), PB_PAD << 16 for a
@@ -632,7 +590,7 @@ __device__ __forceinline__ void cmax_flush(u32* dst, u32 c) {
 template <bool NC>
 __device__ void bin_sweep(const Args& a, i64 k) {
     extern __shared__ u32 pbsh[];
-    const i64 R = a.rpb;
+    const i64 R = a.rows_per_block;
     u32* lo = pbsh;
     u32* hi = pbsh + R;
     const int sh = bin_shift(*(volatile u32*)&a.pr_cmax[k & 1]);
@@ -723,13 +681,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_bin_apply(const Args a) {
 /// grid-wide barriers. Sweep k writes its L1 change into trace[k*NCounters + PR_ERR] (a double)
 /// and its end time into trace[k*NCounters + CTime]; after the barrier every thread reads the
 /// change, and the loop stops when it is below eps (the tolerance), NaN, or after `iters`
-/// sweeps; the launch's start time goes to trace[iters*NCounters + CStop]. Unblocked: Jacobi (update=0) reads rank/contrib and writes rank_out/contrib_out, the
-/// pairs trading places every sweep; Gauss-Seidel (update=1) updates in place. Blocked (bound =
+/// sweeps; the launch's start time goes to trace[iters*NCounters + CStop]. Unblocked: Jacobi
+/// (update=0) reads rank/contrib and writes rank_out/contrib_out, the pairs trading places every sweep; Gauss-Seidel (update=1) updates in place. Blocked (bound =
 /// the number of segments, in_scan = their first entries, in_q = the entries' vertices):
 /// segment after segment with a barrier between them, so each segment's sources stay in cache
 /// while it is summed (UGF's EdgeBlocking, Algorithm 3), then apply. iter is the global index
-/// of the first sweep (its parity picks the Jacobi buffers).
-template <int LB, int T = 8, bool PF = true, int TILED = 0>
+/// of the first sweep (its parity picks the Jacobi buffers). FORM: the sweep's form, a pull
+/// under lb LB (FPull), the tiled pull (FTiled) or the binned push (FBinned).
+enum { FPull, FTiled, FBinned };
+template <int LB, int FORM = FPull>
 __device__ void pr_fused(const Args& a0) {
     cg::grid_group grid = cg::this_grid();
     if (blockIdx.x == 0 && threadIdx.x == 0) a0.trace[a0.iters * NCounters + CStop] = globaltimer();
@@ -738,11 +698,11 @@ __device__ void pr_fused(const Args& a0) {
         Args s = a0;
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
         s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
-        if (TILED == 3) {
+        if (FORM == FBinned) {
             bin_sweep<false>(s, a0.iter + k);
             grid.sync();
             apply<true>(s, a0.iter + k);
-        } else if (a0.bound > 0 && TILED == 0) {
+        } else if (a0.bound > 0 && FORM == FPull) {
             for (i64 g = 0; g < a0.bound; g++) {
                 Args b = s;
                 i64 lo = a0.in_scan[g], hi = a0.in_scan[g + 1];
@@ -766,16 +726,14 @@ __device__ void pr_fused(const Args& a0) {
                 s.rank_out = a0.rank;
                 s.contrib_out = a0.contrib;
             }
-            if (TILED == 1) {
-                tpull_sweep<false>(s);
-            } else if (TILED == 2) {
+            if (FORM == FTiled) {
                 tspull_sweep(s);
             } else {
                 switch (LB) {
                 case LThread: pull_thread<false>(s); break;
                 case LWarp: pull_warp<false>(s); break;
                 case LCTA: pull_cta<false>(s); break;
-                case LEdge: pull_tile_body<T, T, false, true, PF>(s); break;
+                case LEdge: pull_tile_body<8, 8, false, true>(s); break;
                 default: pull_twc<false>(s); break;
                 }
             }
@@ -798,16 +756,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_thread(const Args a
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_warp(const Args a) { pr_fused<LWarp>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_cta(const Args a) { pr_fused<LCTA>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_twc(const Args a) { pr_fused<LTWC>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge, 8>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge16(const Args a) { pr_fused<LEdge, 16>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edgenp(const Args a) { pr_fused<LEdge, 8, false>(a); }
-// pr_fused_stiled, pr_fused_tiled: the tiled pull's sweeps, staged or L1 (blocking=N lb=edge
-// fuse=on).
-extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_fused_stiled(const Args a) { pr_fused<LEdge, 8, true, 2>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_tiled(const Args a) { pr_fused<LEdge, 8, true, 1>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) pr_fused_edge(const Args a) { pr_fused<LEdge>(a); }
+// pr_fused_stiled: the tiled pull's sweeps (blocking=N lb=edge fuse=on).
+extern "C" __global__ void __launch_bounds__(TP_THREADS, 1) pr_fused_stiled(const Args a) { pr_fused<LEdge, FTiled>(a); }
 // pr_fused_bin: the binned push's sweeps (direction=push blocking=N fuse=on), each a binned
 // sweep, a grid barrier and apply<true>.
-extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_fused_bin(const Args a) { pr_fused<LEdge, 8, true, 3>(a); }
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_fused_bin(const Args a) { pr_fused<LEdge, FBinned>(a); }
 
 // pr_swap: after a Jacobi pull sweep, rank = rank_next and contrib follows.
 extern "C" __global__ void __launch_bounds__(BLOCK) pr_swap(const Args a) {

@@ -16,7 +16,7 @@ typedef unsigned long long u64;
 
 // Order values, as engine.Order.
 enum { ODegree = 1, OId = 2, ONone = 3 };
-// Counters (u64 words of ctr).
+// Counters (u64 words of counters).
 enum { CTri = 0, CScanned = 1 };
 
 // TcArgs is every TC kernel's single parameter, mirrored by tcArgs in tc.go (all fields 8 bytes).
@@ -36,7 +36,7 @@ struct TcArgs {
     u32* tmp;   // scratch of hm entries (sorting long lists)
     // 4. Counting.
     i64 byrank;  // lists are sorted by rank: only the part of N+(x) after v can meet N+(v)
-    u64* ctr;
+    u64* counters;
     // 5. Prefix sum over hoff[1..n]: one partial sum per block.
     i64* part;
     i64 parts;
@@ -266,8 +266,8 @@ __device__ __forceinline__ void flush(const TcArgs& a, u64 tri, u64 scanned) {
         scanned += __shfl_down_sync(0xffffffffu, scanned, o);
     }
     if ((threadIdx.x & 31) == 0) {
-        if (tri) atomicAdd(&a.ctr[CTri], tri);
-        if (scanned) atomicAdd(&a.ctr[CScanned], scanned);
+        if (tri) atomicAdd(&a.counters[CTri], tri);
+        if (scanned) atomicAdd(&a.counters[CScanned], scanned);
     }
 }
 

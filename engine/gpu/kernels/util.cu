@@ -36,7 +36,7 @@ __device__ __forceinline__ void append(const Args& a, u32 v) {
     base = g.shfl(base, 0);
     u32 idx = base + g.thread_rank();
     if ((i64)idx < a.out_cap) a.out_q[idx] = v;
-    else a.ctr[COverflow] = 1;
+    else a.counters[COverflow] = 1;
 }
 
 // util_compact: append the members of the input bitmap/boolmap (in_kind) to the output queue.
@@ -71,8 +71,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_count(const Args a) {
         d += __shfl_down_sync(0xffffffffu, d, o);
     }
     if ((threadIdx.x & 31) == 0 && c) {
-        atomicAdd(&a.ctr[CCount], c);
-        atomicAdd(&a.ctr[CCountEdges], d);
+        atomicAdd(&a.counters[CCount], c);
+        atomicAdd(&a.counters[CCountEdges], d);
     }
 }
 
@@ -85,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_queue_degrees(const Arg
         d += a.out_off[v + 1] - a.out_off[v];
     }
     for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(0xffffffffu, d, o);
-    if ((threadIdx.x & 31) == 0 && d) atomicAdd(&a.ctr[CCountEdges], d);
+    if ((threadIdx.x & 31) == 0 && d) atomicAdd(&a.counters[CCountEdges], d);
 }
 
 /// The degree scan for lb=edge: in_scan[i] = sum of degrees of in_q[0..i), in three kernels.
@@ -162,10 +162,10 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_far_split(const Args a)
             if (a.dedup == DAtomic && atomicExch(&a.stamp[v], (u32)a.tag) == (u32)a.tag) continue;
             append(a, v);
         } else {
-            atomicMax(&a.ctr[CMinFar], (u64)(INF_DIST - d));
+            atomicMax(&a.counters[CMinFar], (u64)(INF_DIST - d));
             u32 idx = atomicAdd(a.far_len, 1u);
             if ((i64)idx < a.far_cap) a.far_q[idx] = v;
-            else a.ctr[COverflow] = 2;
+            else a.counters[COverflow] = 2;
         }
     }
 }
