@@ -8,7 +8,6 @@
 package enginetest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -49,13 +48,11 @@ var specs = []Spec{
 	{Kind: "urand", Scale: 8, Degree: 3, Directed: true, Weights: "uniform:1:255", Seed: 5},
 	{Kind: "grid", Rows: 12, Cols: 20, Weights: "uniform:1:9", Seed: 6},
 	{Kind: "road", Rows: 24, Cols: 24, Weights: "uniform:1:1000", Seed: 7},
-	{Kind: "road", Rows: 16, Cols: 16, Directed: true, Seed: 8},
 }
 
 // Graphs returns the matrix: the generated graphs of specs, hand-made corner cases (a
 // disconnected graph with isolated vertices, a path, a star, a single vertex, a graph with no
-// edges, zero-weight arcs), and the real graphs found in testdata/graphs (or ../shared/data)
-// when the loader can read them. In -short mode real graphs over 50,000 vertices are left out.
+// edges, zero-weight arcs), and the real graphs found in testdata/graphs (or ../shared/data). In -short mode real graphs over 50,000 vertices are left out.
 // The graphs are built once per test binary.
 func Graphs(t testing.TB) []Case {
 	t.Helper()
@@ -84,7 +81,16 @@ func buildCases() ([]Case, []string, error) {
 		cs = append(cs, Case{Name: s.String(), G: g})
 		log = append(log, fmt.Sprintf("%s: built by %s", s, how))
 	}
-	cs = append(cs, cornerCases()...)
+	road, err := directedRoad(16, 16, 8)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs = append(cs, Case{Name: "road16x16-d", G: road})
+	corner, err := cornerCases()
+	if err != nil {
+		return nil, nil, err
+	}
+	cs = append(cs, corner...)
 	for _, path := range realGraphs() {
 		g, err := LoadGraph(path)
 		if err != nil {
@@ -104,20 +110,51 @@ func Logf(t testing.TB) {
 	}
 }
 
-func cornerCases() []Case {
+// directedRoad is a directed, unweighted, high-diameter graph: loader's road network of
+// rows x cols (undirected), each edge kept both ways except every third, kept from the lower
+// id to the higher only.
+func directedRoad(rows, cols int, seed uint64) (*graph.CSR, error) {
+	u, _, err := Build(Spec{Kind: "road", Rows: rows, Cols: cols, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	var edges []loader.Edge
+	for a := 0; a < u.NumVertices(); a++ {
+		for _, b := range u.Neigh(uint32(a)) {
+			if uint32(a) < b || (uint32(a)+b)%3 != 0 {
+				edges = append(edges, loader.Edge{U: uint32(a), V: b})
+			}
+		}
+	}
+	return FromEdges(u.NumVertices(), edges, true, false), nil
+}
+
+func cornerCases() ([]Case, error) {
 	e := func(u, v uint32, w int32) loader.Edge { return loader.Edge{U: u, V: v, W: w} }
 	var cs []Case
 	// Two kron pieces, a path piece, and isolated vertices 300..319, all undirected, weighted.
-	rng := splitmix(99)
 	var edges []loader.Edge
-	for _, x := range kron(&rng, 7, 4) {
-		edges = append(edges, e(x.U, x.V, int32(1+rng.intn(50))))
-	}
-	for _, x := range kron(&rng, 6, 3) {
-		edges = append(edges, e(128+x.U, 128+x.V, int32(1+rng.intn(50))))
+	for _, piece := range []struct {
+		spec Spec
+		base uint32
+	}{
+		{Spec{Kind: "kron", Scale: 7, Degree: 4, Weights: "uniform:1:50", Seed: 99}, 0},
+		{Spec{Kind: "kron", Scale: 6, Degree: 3, Weights: "uniform:1:50", Seed: 100}, 128},
+	} {
+		g, _, err := Build(piece.spec)
+		if err != nil {
+			return nil, err
+		}
+		for u := 0; u < g.NumVertices(); u++ {
+			for i, v := range g.Neigh(uint32(u)) {
+				if uint32(u) < v {
+					edges = append(edges, e(piece.base+uint32(u), piece.base+v, g.Weights[g.Offsets[u]+int64(i)]))
+				}
+			}
+		}
 	}
 	for v := uint32(192); v < 299; v++ {
-		edges = append(edges, e(v, v+1, int32(rng.intn(3)))) // zero weights included
+		edges = append(edges, e(v, v+1, int32(v%3))) // zero weights included
 	}
 	cs = append(cs, Case{Name: "disconnected-w", G: FromEdges(320, edges, false, true)})
 	cs = append(cs, Case{Name: "disconnected-d", G: FromEdges(320, edges, true, false)})
@@ -131,7 +168,7 @@ func cornerCases() []Case {
 	cs = append(cs, Case{Name: "star", G: FromEdges(100, star, false, false)})
 	cs = append(cs, Case{Name: "single", G: FromEdges(1, nil, false, false)})
 	cs = append(cs, Case{Name: "noedges", G: FromEdges(5, nil, true, true)})
-	return cs
+	return cs, nil
 }
 
 // graphDirs lists where real graphs are looked for: $GWORKBENCH_GRAPHS if set, then
@@ -196,72 +233,9 @@ func FindGraph(name string) string {
 	return ""
 }
 
-// LoadGraph reads a graph file with loader.Load. While the loader cannot read it, a DIMACS
-// shortest-path file (.gr) is read by a small reader here, so that the benchmarks and tests
-// have the road graphs.
+// LoadGraph reads a graph file with loader.Load and its default options.
 func LoadGraph(path string) (*graph.CSR, error) {
-	g, err := loader.Load(context.Background(), path, loader.DefaultOptions())
-	if err == nil {
-		return g, nil
-	}
-	if filepath.Ext(path) == ".gr" {
-		return readDIMACS(path)
-	}
-	return nil, err
-}
-
-// readDIMACS reads "p sp V E" and "a U V W" lines (1-based ids) into a directed weighted
-// graph, as the 9th DIMACS challenge's road graphs are published, or "p tw V E" and "U V"
-// lines (PACE 2016) into an undirected unweighted one.
-func readDIMACS(path string) (*graph.CSR, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	n := -1
-	pace := false
-	var edges []loader.Edge
-	for line := 1; sc.Scan(); line++ {
-		s := sc.Text()
-		switch {
-		case strings.HasPrefix(s, "p "):
-			var m int
-			var kind string
-			if _, err := fmt.Sscanf(s, "p %s %d %d", &kind, &n, &m); err != nil || kind != "sp" && kind != "tw" {
-				return nil, fmt.Errorf("%s:%d: want \"p sp V E\" or \"p tw V E\"", path, line)
-			}
-			pace = kind == "tw"
-			edges = make([]loader.Edge, 0, m)
-		case pace && len(s) > 0 && s[0] >= '0' && s[0] <= '9':
-			var u, v uint32
-			if _, err := fmt.Sscanf(s, "%d %d", &u, &v); err != nil || u < 1 || v < 1 || int(u) > n || int(v) > n {
-				return nil, fmt.Errorf("%s:%d: want \"U V\" with ids 1..%d", path, line, n)
-			}
-			edges = append(edges, loader.Edge{U: u - 1, V: v - 1})
-		case strings.HasPrefix(s, "a "):
-			var u, v uint32
-			var w int32
-			if _, err := fmt.Sscanf(s, "a %d %d %d", &u, &v, &w); err != nil || n < 0 || u < 1 || v < 1 || int(u) > n || int(v) > n {
-				return nil, fmt.Errorf("%s:%d: want \"a U V W\" with ids 1..%d after the p line", path, line, n)
-			}
-			edges = append(edges, loader.Edge{U: u - 1, V: v - 1, W: w})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("%s: no \"p sp\" line", path)
-	}
-	g := FromEdges(n, edges, !pace, !pace)
-	g.Origin.Path, g.Origin.Format = path, "dimacs"
-	if pace {
-		g.Origin.Format = "pace"
-	}
-	return g, nil
+	return loader.Load(context.Background(), path, loader.DefaultOptions())
 }
 
 // WithUniformWeights returns g itself when it is weighted, else a copy sharing g's structure
