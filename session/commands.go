@@ -79,6 +79,13 @@ func init() {
 			detail:  "Coordinate descent from the current schedule: each value of each knob that applies, and that the engine lists in its schedule space, is tried (invalid combinations skipped), timed round-robin against the best schedule so far (repeat=5 and warmup=1 by default), and kept only when verified and faster by compare's verdict, corrected over the candidates of a pass. At the end the winner is re-timed against the start with twice the runs, and the last line gives the speed-up, its 95% interval and the verdict. Knobs given as k=v stay fixed; knobs given lists (direction=push,pull,auto alpha=5,15,30) are the only ones tuned, over those values.",
 			example: []string{"tune bfs", "tune sssp engine=cpu repeat=7", "tune pr direction=pull", "tune bfs direction=push,pull,auto alpha=5,15,30"},
 			run:     cmdTune},
+		{name: "expect", usage: "expect CLAIM",
+			summary: "check a claim about measured results; fail (a script stops at FILE:LINE) with the numbers when it does not hold",
+			detail:  "Timing claims use the verdict of the runs' repeats (run with repeat=N; compare and sweep rows): A faster than B [by Nx], A slower than B, A same as B, ROW fastest (no row of its compare faster), CMP best KNOB in LO..HI (the fastest row, or one tied with it, has KNOB in the range). Counter claims: EXPR OP EXPR (< <= > >= == !=) or EXPR in LO..HI, EXPR arithmetic over numbers (10%, 0.1) and NAME.FIELD. A result's fields: iterations, scanned, active, checked, max_scanned, max_active, max_checked, reached, depth, max_dist, components, switches, first_switch, push_iterations, pull_iterations, data_iterations, topology_iterations; a graph's: vertices, edges, arcs, max_degree, avg_degree.",
+			example: []string{"expect cmp1.1 faster than cmp1.2", "expect cmp1.1 fastest", "expect data.max_scanned < 10% * road.arcs", "expect sweep1 best threshold in 0.4..0.7", "expect auto.first_switch in 1..3"},
+			run:     cmdExpect},
+		{name: "on", usage: "on ENGINE COMMAND ...", summary: "run a command only when the session's engine is ENGINE (labs: claims that hold on one engine)",
+			example: []string{"on gpu compare bfs fuse=off,on repeat=5", "on cpu echo The CPU engine has no fused loop."}, run: cmdOn},
 		{name: "export", usage: "export NAME values|trace|json PATH  |  export CMP json|csv PATH",
 			summary: "write a result: per-vertex values (CSV), the trace (CSV or JSON), or everything (JSON)",
 			detail:  "A compare or sweep exports as one table: json (every row with its summary, schedule and trace) or csv (one line per row). Row N of a comparison is a result: export cmp1.2 values x.csv.",
@@ -89,6 +96,8 @@ func init() {
 		{name: "report", usage: "report PATH.html", summary: "write the whole session as an HTML notebook", example: []string{"report lab.html"}, run: cmdReport},
 		{name: "save", usage: "save PATH", summary: "save the session (commands, graph sources, settings, results' summaries and traces) as JSON", example: []string{"save lab.json"}, run: cmdSave},
 		{name: "open", usage: "open PATH", summary: "resume a saved session: rebuild its graphs, restore settings and results", example: []string{"open lab.json"}, run: cmdOpen},
+		{name: "labs", usage: "labs", summary: "list the labs: papers' findings reproduced and checked as they run", example: []string{"labs"}, run: cmdLabs},
+		{name: "lab", usage: "lab NAME", summary: "run a lab (on the session's engine: set engine=gpu first for the GPU)", example: []string{"lab push-pull", "set engine=gpu; lab data-vs-topology"}, run: cmdLab},
 		{name: "echo", usage: "echo TEXT", summary: "print a line of text (for scripts and labs)", example: []string{"echo Now the same run, pull-based:"},
 			run: func(ec *execCtx) error {
 				text := strings.TrimSpace(ec.line)

@@ -110,26 +110,32 @@ func cmdSweep(ec *execCtx) error {
 	if err != nil {
 		return err
 	}
+	// One knob swept draws time against it; two draw a heat map (rows the first, columns
+	// the second).
 	var axes []axis
-	swept := -1
+	var ranged []int
 	for i, p := range pairs {
 		if strings.ContainsAny(p.Value, ":,") {
-			if swept >= 0 {
-				return fmt.Errorf("sweep: one knob at a time: %s and %s both have several values (compare runs combinations)", pairs[swept].Key, p.Key)
-			}
-			swept = i
+			ranged = append(ranged, i)
 		}
 	}
-	if swept < 0 {
+	switch {
+	case len(ranged) == 0:
 		return fmt.Errorf("sweep: no range: give one knob a:b:step or v1,v2,... (sweep %s alpha=5:30:5)", alg)
+	case len(ranged) > 2:
+		return fmt.Errorf("sweep: at most two knobs at a time (a heat map): %s, %s and %s have several values (compare runs any combinations)",
+			pairs[ranged[0]].Key, pairs[ranged[1]].Key, pairs[ranged[2]].Key)
 	}
-	vals, err := expandRange(pairs[swept].Key, pairs[swept].Value)
-	if err != nil {
-		return fmt.Errorf("sweep: %v", err)
+	for _, i := range ranged {
+		vals, err := expandRange(pairs[i].Key, pairs[i].Value)
+		if err != nil {
+			return fmt.Errorf("sweep: %v", err)
+		}
+		axes = append(axes, axis{pairs[i].Key, vals})
 	}
-	axes = append(axes, axis{pairs[swept].Key, vals})
+	swept := ranged[0]
 	for i, p := range pairs {
-		if i != swept {
+		if !slices.Contains(ranged, i) {
 			axes = append(axes, axis{p.Key, []string{p.Value}})
 		}
 	}
@@ -474,7 +480,9 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		}
 		s.printNote(strings.Join(ids, ", ") + ": " + n.text)
 	}
-	if swept != "" {
+	if g := c.grid(); swept != "" && g != nil {
+		s.printf("%s", viz.HeatMap("time by "+g.RowKey+" and "+g.ColKey, g, s.chartOpts(0)))
+	} else if swept != "" {
 		vc := c.toViz()
 		for i := range vc.Labels {
 			vc.Labels[i] = strings.TrimPrefix(vc.Labels[i], swept+"=")

@@ -53,8 +53,21 @@ done:
 // isEcho reports whether a command so far is an echo, whose text is taken literally (an
 // apostrophe in prose is not a quote).
 func isEcho(cmd string) bool {
+	return echoWords(cmd) > 0
+}
+
+// echoWords is the number of command words before an echo's text: 1 for `echo TEXT`, 3 for
+// `on ENGINE echo TEXT`, 0 when cmd (so far) is no echo.
+func echoWords(cmd string) int {
 	f := strings.Fields(cmd)
-	return len(f) > 0 && strings.EqualFold(f[0], "echo") && (len(f) > 1 || strings.HasSuffix(cmd, " "))
+	n := 1
+	if len(f) >= 3 && strings.EqualFold(f[0], "on") {
+		f, n = f[2:], 3
+	}
+	if len(f) > 0 && strings.EqualFold(f[0], "echo") && (len(f) > 1 || strings.HasSuffix(cmd, " ")) {
+		return n
+	}
+	return 0
 }
 
 // tokenize splits a command into words at white space. Quotes ("..." or '...') group a word

@@ -34,6 +34,10 @@ func cmdPlot(ec *execCtx) error {
 	}
 	if c := s.comparisonNamed(name); c != nil {
 		vc := c.toViz()
+		if path == "" && vc.Grid != nil {
+			s.printf("%s", viz.HeatMap(c.name+": "+c.title, vc.Grid, s.chartOpts(0)))
+			return nil
+		}
 		if path == "" {
 			s.printf("%s", viz.SpreadChart(c.name+": "+c.title+" (median, | min-max)", "ms", vc.Labels, vc.Ms, vc.Lo, vc.Hi, c.vizBest(), s.chartOpts(0)))
 			return nil
@@ -65,7 +69,7 @@ func cmdPlot(ec *execCtx) error {
 // toViz returns the rows of c that ran, as the charts and tables of plot files and reports
 // draw them: label, time, iterations, edges, GTEPS and verified.
 func (c *comparison) toViz() *viz.Comparison {
-	vc := &viz.Comparison{Title: c.name + ": " + c.title}
+	vc := &viz.Comparison{Title: c.name + ": " + c.title, Grid: c.grid()}
 	for i, row := range c.rows {
 		if row.r == nil {
 			continue
@@ -131,6 +135,14 @@ func cmdReport(ec *execCtx) error {
 			continue
 		}
 		e := viz.ReportEntry{Command: h.cmd, Output: ansiRE.ReplaceAllString(h.output, ""), Result: h.result, Name: h.name}
+		switch verb := reportVerb(h.cmd); {
+		case strings.HasPrefix(strings.ToLower(h.cmd), "on ") && h.output == "":
+			continue // a command for another engine: it did nothing
+		case verb == "echo":
+			e.Prose = true
+		case verb == "expect":
+			e.Check = true
+		}
 		if h.comp != nil {
 			e.Compare = h.comp.toViz()
 		}
@@ -145,4 +157,17 @@ func cmdReport(ec *execCtx) error {
 	}
 	s.note("wrote %s (%d commands)\n", path, len(entries))
 	return nil
+}
+
+// reportVerb is the command of a history line as the report sees it: `on ENGINE CMD` is CMD.
+func reportVerb(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	v := strings.ToLower(f[0])
+	if v == "on" && len(f) >= 3 {
+		return strings.ToLower(f[2])
+	}
+	return v
 }

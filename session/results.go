@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/viz"
 )
 
 func cmdResults(ec *execCtx) error {
@@ -117,16 +118,10 @@ func cmdTrace(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("trace: %v", err)
 	}
-	t := it.r.Trace
+	keep := func(engine.Record) bool { return true }
 	switch {
 	case filter == "switches":
-		var recs []engine.Record
-		for _, rec := range t.Records {
-			if rec.Kind != engine.IterationRecord {
-				recs = append(recs, rec)
-			}
-		}
-		t = engine.Trace{Records: recs}
+		keep = func(rec engine.Record) bool { return rec.Kind != engine.IterationRecord }
 	case filter != "":
 		a, b, _ := strings.Cut(filter, ":")
 		from, err1 := strconv.Atoi(a)
@@ -140,17 +135,12 @@ func cmdTrace(ec *execCtx) error {
 		if err1 != nil || err2 != nil || from < 0 || to < from {
 			return fmt.Errorf("trace: %s: want FROM:TO, iterations from FROM to TO inclusive (10:20, :5, 100:)", filter)
 		}
-		var recs []engine.Record
-		for _, rec := range t.Records {
-			if rec.Iter >= from && rec.Iter <= to {
-				recs = append(recs, rec)
-			}
-		}
-		t = engine.Trace{Records: recs}
+		keep = func(rec engine.Record) bool { return rec.Iter >= from && rec.Iter <= to }
 	}
 	*ec.result, ec.name = it.r, it.name
 	s.printf("%s: %s on %s [%s], %s\n", it.name, it.r.Algorithm, it.r.Graph.Name, it.r.Engine, plural(int64(it.r.Summary.Iterations), "iteration", "iterations"))
-	if len(t.Records) == 0 {
+	table, n := s.traceTable(it.r, keep)
+	if n == 0 {
 		switch {
 		case filter == "switches":
 			s.printf("(no switches or phases: the run kept one direction and mode)\n")
@@ -161,23 +151,32 @@ func cmdTrace(ec *execCtx) error {
 		}
 		return nil
 	}
-	s.printf("%s", s.traceTable(t))
+	s.printf("%s", table)
 	return nil
 }
 
-// traceTable is the per-iteration table; switch and phase records are rows of their own.
-func (s *Session) traceTable(t engine.Trace) string {
+// traceTable is the per-iteration table of a run, the records keep picks, and how many it
+// kept; switch and phase records are rows of their own, at the iteration they precede.
+// "active" is the vertices with work, "checked" the vertices the iteration examined to find
+// them (every vertex for a topology-driven sweep or a pull step): their difference is
+// topology-driven's wasted checks.
+func (s *Session) traceTable(r *engine.Result, keep func(engine.Record) bool) (string, int) {
+	v := int64(r.Graph.Vertices)
+	active := viz.Active(r)
 	var rows [][]string
-	for _, rec := range t.Records {
+	for i, rec := range r.Trace.Records {
+		if !keep(rec) {
+			continue
+		}
 		switch rec.Kind {
 		case engine.SwitchRecord:
 			txt := rec.Note
 			if rec.Switch != nil {
 				txt = fmt.Sprintf("%s %s -> %s: %s", rec.Switch.What, rec.Switch.From, rec.Switch.To, switchReason(rec.Switch))
 			}
-			rows = append(rows, []string{"switch", "", "", "", "", "", "", "", "", txt})
+			rows = append(rows, []string{fmt.Sprint(rec.Iter), "switch", "", "", "", "", "", "", "", "", txt})
 		case engine.PhaseRecord:
-			rows = append(rows, []string{"phase", "", "", "", "", "", "", "", "", phaseText(rec)})
+			rows = append(rows, []string{fmt.Sprint(rec.Iter), "phase", "", "", "", "", "", "", "", "", phaseText(rec)})
 		default:
 			note := rec.Note
 			if len(rec.Kernels) > 0 {
@@ -187,11 +186,11 @@ func (s *Session) traceTable(t engine.Trace) string {
 				note += kernelsText(rec.Kernels)
 			}
 			rows = append(rows, []string{fmt.Sprint(rec.Iter), rec.Direction.String(), rec.Mode.String(),
-				fmtCounter(rec.InVertices), fmtCounter(rec.InEdges), fmtCounter(rec.OutVertices), fmtCounter(rec.Duplicates),
+				fmtCounter(active[i]), fmtCounter(viz.Checked(&rec, v)), fmtCounter(rec.InEdges), fmtCounter(rec.OutVertices), fmtCounter(rec.Duplicates),
 				fmtCounter(rec.EdgesScanned), fmtMS(rec.Time), note})
 		}
 	}
-	return s.table([]string{"iter", "dir", "mode", "in", "in edges", "out", "dups", "scanned", "time", "note"}, rows)
+	return s.table([]string{"iter", "dir", "mode", "active", "checked", "in edges", "out", "dups", "scanned", "time", "note"}, rows), len(rows)
 }
 
 func kernelsText(ks []engine.Kernel) string {

@@ -173,8 +173,8 @@ func (s *Session) Exec(ctx context.Context, line string) error {
 
 func (s *Session) execOne(ctx context.Context, c string) error {
 	words, err := tokenize(c)
-	if isEcho(c + " ") {
-		words, err = strings.Fields(c)[:1], nil
+	if n := echoWords(c + " "); n > 0 {
+		words, err = strings.Fields(c)[:n], nil
 	}
 	if err != nil {
 		return err
@@ -203,7 +203,7 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 			out += "error: " + err.Error() + "\n"
 		}
 		s.history = append(s.history, historyItem{cmd: c, output: out, result: res, name: ec.name, comp: ec.comp,
-			report: cmd.name == "report" || cmd.name == "help"})
+			report: cmd.name == "report" || cmd.name == "help" || cmd.name == "lab" || cmd.name == "labs"})
 		s.mu.Unlock()
 	}
 	return err

@@ -24,6 +24,8 @@ type ReportEntry struct {
 	Result          *engine.Result
 	Name            string      // the result's name ("" : none)
 	Compare         *Comparison // a compare, sweep or tune (nil: none)
+	Prose           bool        // an echo: its output is text to read, not a command's output
+	Check           bool        // an expect: its output is a checked claim
 }
 
 // WriteReport writes a whole session as one HTML notebook: every command in order with its
@@ -31,8 +33,21 @@ type ReportEntry struct {
 func WriteReport(path string, entries []ReportEntry) error {
 	return writeFile(path, func(w io.Writer) error {
 		page := reportPage{Title: "gworkbench session", Generated: time.Now().UTC().Format(time.RFC3339)}
+		shown := map[string]*engine.Result{}
 		for _, e := range entries {
-			ce := cellEntry{Command: e.Command, Output: ansi.Strip(e.Output)}
+			if e.Prose {
+				addProse(&page, ansi.Strip(e.Output))
+				continue
+			}
+			ce := cellEntry{Command: e.Command, Output: ansi.Strip(e.Output), Check: e.Check}
+			// A result's charts and tables come once, where it first appears: a trace or a
+			// plot of it later shows its own output only.
+			if e.Result != nil && e.Name != "" && shown[e.Name] == e.Result {
+				e.Result = nil
+			}
+			if e.Result != nil && e.Name != "" {
+				shown[e.Name] = e.Result
+			}
 			if e.Result != nil {
 				rs, err := newRunSection(e.Result, false)
 				if err != nil {
@@ -130,7 +145,7 @@ func newCompareSection(c *Comparison) (compareSection, error) {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	return compareSection{Title: c.Title, SVG: template.HTML(svg), Table: t}, nil
+	return compareSection{Title: c.Title, SVG: template.HTML(svg), Table: t, Heat: newHeatTable(c.Grid)}, nil
 }
 
 type reportPage struct {
@@ -140,7 +155,27 @@ type reportPage struct {
 	Cells            []cellEntry
 }
 
+// addProse adds an echo's text to the page: a line that starts with "== " is a heading, other
+// lines join the paragraph before them, so a lab's narration reads as text.
+func addProse(page *reportPage, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	if h, ok := strings.CutPrefix(text, "== "); ok {
+		page.Cells = append(page.Cells, cellEntry{Heading: h})
+		return
+	}
+	if n := len(page.Cells); n > 0 && page.Cells[n-1].Text != "" {
+		page.Cells[n-1].Text += " " + text
+		return
+	}
+	page.Cells = append(page.Cells, cellEntry{Text: text})
+}
+
 type cellEntry struct {
+	Heading, Text   string // narration: a heading, or a paragraph
+	Check           bool   // an expect: a claim checked as the session ran
 	Command, Output string
 	Run             *runSection
 	Compare         *compareSection
@@ -150,6 +185,7 @@ type compareSection struct {
 	Title string
 	SVG   template.HTML
 	Table htmlTable
+	Heat  *heatTable
 }
 
 type runSection struct {
@@ -215,7 +251,7 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 		}
 	}
 	if full {
-		s.Trace.Headers, s.Trace.Rows = TraceRows(r.Trace)
+		s.Trace.Headers, s.Trace.Rows = runTraceRows(r)
 		if len(s.Trace.Rows) > maxTraceRows {
 			s.Elided = len(s.Trace.Rows) - maxTraceRows
 			s.Trace.Rows = s.Trace.Rows[:maxTraceRows]
@@ -301,6 +337,8 @@ body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0
 h1{font-size:1.5rem} h2{font-size:1.2rem;margin-top:2rem} h3{font-size:1rem}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;font-size:.85rem}
 pre.cmd{background:#1e2430;color:#e6e6e6}
+pre.check{background:#eef8ee;border-left:4px solid #3a3}
+p{line-height:1.45}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
 td,th{padding:.15rem .6rem;border-bottom:1px solid #ddd;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -317,12 +355,19 @@ footer{color:#888;font-size:.8rem;margin-top:3rem}
 <details><summary>Resolved schedule</summary>{{template "table" .Schedule}}</details>
 {{if .Trace.Rows}}<details><summary>Trace</summary>{{template "table" .Trace}}{{if .Elided}}<p>… {{.Elided}} more rows (export the trace for all of them)</p>{{end}}</details>{{end}}
 {{if .Prov.Rows}}<h3>Provenance</h3>{{template "table" .Prov}}{{end}}{{end}}
+{{define "heat"}}{{if .}}<table><tr><th>{{.RowKey}} \ {{.ColKey}}</th>{{range .Cols}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><th>{{.Label}}</th>{{range .Cells}}<td style="{{.Style}}">{{.Text}}</td>{{end}}</tr>
+{{end}}</table><p>time in ms: green fast, red slow; ★ the fastest</p>{{end}}{{end}}
 {{define "run"}}{{template "head" .}}<h1>{{.Title}}</h1>{{template "runbody" .Run}}{{template "foot" .}}{{end}}
-{{define "compare"}}{{template "head" .}}<h1>{{.Title}}</h1>{{.Compare.SVG}}{{template "table" .Compare.Table}}{{template "foot" .}}{{end}}
+{{define "compare"}}{{template "head" .}}<h1>{{.Title}}</h1>{{template "heat" .Compare.Heat}}{{.Compare.SVG}}{{template "table" .Compare.Table}}{{template "foot" .}}{{end}}
 {{define "notebook"}}{{template "head" .}}<h1>{{.Title}}</h1>
-{{range .Cells}}<pre class="cmd">&gt; {{.Command}}</pre>
+{{range .Cells}}{{if .Heading}}<h2>{{.Heading}}</h2>
+{{else if .Text}}<p>{{.Text}}</p>
+{{else if .Check}}<pre class="check">{{.Command}}
+{{.Output}}</pre>
+{{else}}<pre class="cmd">&gt; {{.Command}}</pre>
 {{if .Output}}<pre>{{.Output}}</pre>{{end}}
 {{if .Run}}<h2>{{.Run.Heading}}</h2>{{template "runbody" .Run}}{{end}}
-{{if .Compare}}<h2>{{.Compare.Title}}</h2>{{.Compare.SVG}}{{template "table" .Compare.Table}}{{end}}
-{{end}}{{template "foot" .}}{{end}}
+{{if .Compare}}<h2>{{.Compare.Title}}</h2>{{template "heat" .Compare.Heat}}{{.Compare.SVG}}{{template "table" .Compare.Table}}{{end}}
+{{end}}{{end}}{{template "foot" .}}{{end}}
 `))

@@ -68,6 +68,7 @@ type Comparison struct {
 	Verified   []string  // "ok", "DIFFERS", "-" ...
 	Lo, Hi     []float64 // each run's spread in ms, min and max (nil: one run each, no spread)
 	Verdicts   []string  // each run against the first: "1.52x faster (1.31-1.80)" (nil: speed-ups from Ms)
+	Grid       *Grid     // a sweep over two knobs, drawn as a heat map in reports (nil: none)
 }
 
 func (c *Comparison) check() error {
@@ -202,6 +203,14 @@ func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
 	tp := newPlot("time per iteration", "ms")
 	if err := addDirectionBars(tp, times); err != nil {
 		return nil, err
+	}
+	for _, pc := range []struct {
+		p    *plot.Plot
+		cols []column
+	}{{fp, front}, {ep, edgeColumns(front)}, {tp, times}} {
+		if err := addSwitchMarks(pc.p, its, per, columnsTop(pc.cols)); err != nil {
+			return nil, err
+		}
 	}
 	return [][]*plot.Plot{{fp}, {ep}, {tp}}, nil
 }

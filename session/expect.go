@@ -1,0 +1,711 @@
+package session
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/viz"
+)
+
+// expect states a claim about measured results and fails when it does not hold, with the
+// numbers it measured; a script stops there with FILE:LINE. The forms:
+//
+//	expect A faster than B [by Nx]     timing: the verdict of A's repeats against B's
+//	expect A slower than B [by Nx]
+//	expect A same as B                 timing: within the noise
+//	expect A fastest                   timing: no row of A's compare or sweep is faster
+//	expect CMP best KNOB in LO..HI     timing: the fastest row's KNOB (or one tied with it)
+//	expect EXPR OP EXPR                counters: OP is < <= > >= == !=
+//	expect EXPR in LO..HI
+//
+// EXPR is arithmetic (+ - * / and parentheses) over numbers and NAME.FIELD, where NAME is a
+// result (cmp1.2, last) or a graph and FIELD one of resultFields or graphFields.
+func cmdExpect(ec *execCtx) error {
+	s := ec.s
+	text := strings.TrimSpace(ec.line)
+	text = strings.TrimSpace(text[len(strings.Fields(text)[0]):])
+	if text == "" {
+		return fmt.Errorf("expect: want a claim: expect cmp1.2 faster than cmp1.1, expect a.scanned < 0.1 * b.scanned, expect sweep1 best threshold in 0.4..0.7")
+	}
+	msg, err := s.checkClaim(text)
+	if err != nil {
+		return fmt.Errorf("expect: %v", err)
+	}
+	s.printf("  %s %s\n", s.paint(ansiGreen, "✓"), msg)
+	return nil
+}
+
+// claimFailed is a claim that was checked and does not hold (not a claim that could not be
+// read or whose results are missing).
+type claimFailed struct{ msg string }
+
+func (e *claimFailed) Error() string { return e.msg }
+
+// checkClaim checks one claim and returns what it measured when the claim holds.
+func (s *Session) checkClaim(text string) (string, error) {
+	w := strings.Fields(text)
+	lw := make([]string, len(w))
+	for i, x := range w {
+		lw[i] = strings.ToLower(x)
+	}
+	switch {
+	case len(w) >= 4 && (lw[1] == "faster" || lw[1] == "slower") && lw[2] == "than":
+		by := 1.0
+		if len(w) > 4 {
+			f, err := parseBy(w[4:])
+			if err != nil {
+				return "", err
+			}
+			by = f
+		}
+		return s.claimTiming(w[0], lw[1], w[3], by)
+	case len(w) == 4 && lw[1] == "same" && lw[2] == "as":
+		return s.claimTiming(w[0], "same", w[3], 1)
+	case len(w) == 5 && lw[1] == "within" && lw[3] == "of":
+		f, err := parseNum(strings.TrimSuffix(lw[2], "x"))
+		if err != nil || f < 1 {
+			return "", fmt.Errorf("%q: want a factor Nx, N >= 1 (expect a within 3x of b)", w[2])
+		}
+		return s.claimWithin(w[0], f, w[4])
+	case len(w) == 2 && lw[1] == "fastest":
+		return s.claimFastest(w[0])
+	case len(w) == 5 && lw[1] == "best" && lw[3] == "in":
+		lo, hi, err := parseInterval(w[4])
+		if err != nil {
+			return "", err
+		}
+		return s.claimBest(w[0], lw[2], lo, hi)
+	}
+	return s.claimCounters(text)
+}
+
+// parseBy reads the optional factor of a timing claim: `by 2x`, `by at least 2x`.
+func parseBy(w []string) (float64, error) {
+	if len(w) >= 1 && strings.EqualFold(w[0], "by") {
+		w = w[1:]
+		if len(w) >= 2 && strings.EqualFold(w[0], "at") && strings.EqualFold(w[1], "least") {
+			w = w[2:]
+		}
+		if len(w) == 1 {
+			if f, err := parseNum(strings.TrimSuffix(strings.ToLower(w[0]), "x")); err == nil && f >= 1 {
+				return f, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%q: want `by Nx` after the claim, N >= 1 (expect a faster than b by 2x)", strings.Join(w, " "))
+}
+
+// parseInterval reads LO..HI.
+func parseInterval(x string) (lo, hi float64, err error) {
+	a, b, ok := strings.Cut(x, "..")
+	if ok {
+		lo, err = parseNum(a)
+		if err == nil {
+			hi, err = parseNum(b)
+		}
+	}
+	if !ok || err != nil || hi < lo {
+		return 0, 0, fmt.Errorf("%q: want a range LO..HI with LO <= HI (0.4..0.7)", x)
+	}
+	return lo, hi, nil
+}
+
+// timed is a result's counted runs, for a timing claim.
+type timed struct {
+	name  string
+	times []time.Duration
+}
+
+func (s *Session) timedResult(name string) (timed, *resultItem, error) {
+	it, err := s.claimResult(name)
+	if err != nil {
+		return timed{}, nil, err
+	}
+	return timed{it.name, it.times}, it, nil
+}
+
+// claimTiming checks `A faster|slower than B [by f]` and `A same as B` with the verdict of
+// A's repeats against B's.
+func (s *Session) claimTiming(a, rel, b string, by float64) (string, error) {
+	ta, _, err := s.timedResult(a)
+	if err != nil {
+		return "", err
+	}
+	tb, _, err := s.timedResult(b)
+	if err != nil {
+		return "", err
+	}
+	v, err := s.timingVerdict(ta, tb, by)
+	if err != nil {
+		return "", err
+	}
+	claim := fmt.Sprintf("%s %s than %s", ta.name, rel, tb.name)
+	switch {
+	case rel == "same":
+		claim = fmt.Sprintf("%s same as %s", ta.name, tb.name)
+	case by > 1:
+		claim += fmt.Sprintf(" by %sx", fmtNum(by))
+	}
+	if v.verdict != rel {
+		return "", &claimFailed{fmt.Sprintf("%s does not hold: %s", claim, v.detail)}
+	}
+	return claim + ": " + v.detail, nil
+}
+
+// claimResult is the result a claim names: a result, a row (CMP.N), or CMP.best, the
+// fastest row of a compare, sweep or tune.
+func (s *Session) claimResult(name string) (*resultItem, error) {
+	if cmp, ok := strings.CutSuffix(name, ".best"); ok {
+		if c := s.comparisonNamed(cmp); c != nil {
+			best := -1
+			for i, row := range c.rows {
+				if row.r != nil && (best < 0 || row.r.Summary.Time < c.rows[best].r.Summary.Time) {
+					best = i
+				}
+			}
+			if best < 0 {
+				return nil, fmt.Errorf("%s: none of the rows of %s ran", name, cmp)
+			}
+			name = fmt.Sprintf("%s.%d", cmp, best+1)
+		}
+	}
+	return s.result(name)
+}
+
+// claimWithin checks that A's median time is within a factor f of B's, either way.
+func (s *Session) claimWithin(a string, f float64, b string) (string, error) {
+	ta, _, err := s.timedResult(a)
+	if err != nil {
+		return "", err
+	}
+	tb, _, err := s.timedResult(b)
+	if err != nil {
+		return "", err
+	}
+	v, err := s.timingVerdict(ta, tb, 1)
+	if err != nil {
+		return "", err
+	}
+	claim := fmt.Sprintf("%s within %sx of %s", ta.name, fmtNum(f), tb.name)
+	if v.ratio < 1/f || v.ratio > f {
+		return "", &claimFailed{fmt.Sprintf("%s does not hold: %s", claim, v.detail)}
+	}
+	return claim + ": " + v.detail, nil
+}
+
+// claimFastest checks that no row of A's compare or sweep is faster than A.
+func (s *Session) claimFastest(a string) (string, error) {
+	ta, _, err := s.timedResult(a)
+	if err != nil {
+		return "", err
+	}
+	c, _ := s.rowOf(ta.name)
+	if c == nil {
+		return "", fmt.Errorf("%s fastest: name a row of a compare or sweep (cmp1.2): fastest is among its rows", a)
+	}
+	var beaten []string
+	for i, row := range c.rows {
+		name := fmt.Sprintf("%s.%d", c.name, i+1)
+		if row.r == nil || name == ta.name {
+			continue
+		}
+		v, err := s.timingVerdict(timed{name, row.times}, ta, 1)
+		if err != nil {
+			return "", err
+		}
+		if v.verdict == "faster" {
+			beaten = append(beaten, fmt.Sprintf("%s (%s) is faster: %s", name, c.label(i), v.detail))
+		}
+	}
+	if len(beaten) > 0 {
+		return "", &claimFailed{fmt.Sprintf("%s fastest does not hold: %s", ta.name, strings.Join(beaten, "; "))}
+	}
+	med, _, _ := stats(ta.times)
+	return fmt.Sprintf("%s fastest of %s: %s, no row faster", ta.name, c.name, fmtMS(med)), nil
+}
+
+// rowOf returns the comparison that name (CMP.N) is a row of, and the row's index.
+func (s *Session) rowOf(name string) (*comparison, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comparisons {
+		if rest, ok := strings.CutPrefix(name, c.name+"."); ok {
+			if i, err := strconv.Atoi(rest); err == nil && i >= 1 && i <= len(c.rows) {
+				return c, i - 1
+			}
+		}
+	}
+	return nil, -1
+}
+
+// claimBest checks that the fastest row of a compare or sweep, or a row tied with it, has
+// key within [lo, hi].
+func (s *Session) claimBest(name, key string, lo, hi float64) (string, error) {
+	c := s.comparisonNamed(name)
+	if c == nil {
+		return "", fmt.Errorf("%s best: no compare or sweep named %s", name, name)
+	}
+	k := -1
+	for i, x := range c.keys {
+		if x == key {
+			k = i
+		}
+	}
+	if k < 0 {
+		return "", fmt.Errorf("%s best %s: %s varies %s, not %s", name, key, name, listOrNone(c.keys), key)
+	}
+	best := -1
+	for i, row := range c.rows {
+		if row.r != nil && (best < 0 || row.r.Summary.Time < c.rows[best].r.Summary.Time) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", fmt.Errorf("%s best: none of its rows ran", name)
+	}
+	in := func(i int) bool {
+		x, err := parseNum(c.rows[i].values[k])
+		return err == nil && x >= lo && x <= hi
+	}
+	bt := timed{fmt.Sprintf("%s.%d", c.name, best+1), c.rows[best].times}
+	claim := fmt.Sprintf("%s best %s in %s..%s", c.name, key, fmtNum(lo), fmtNum(hi))
+	what := fmt.Sprintf("the fastest is %s (%s) at %s", bt.name, c.label(best), fmtMS(c.rows[best].r.Summary.Time))
+	if in(best) {
+		return claim + ": " + what, nil
+	}
+	// The fastest is outside: the claim still holds when a row inside is tied with it.
+	var inside []string
+	for i, row := range c.rows {
+		if row.r == nil || !in(i) {
+			continue
+		}
+		v, err := s.timingVerdict(timed{fmt.Sprintf("%s.%d", c.name, i+1), row.times}, bt, 1)
+		if err != nil {
+			return "", err
+		}
+		if v.verdict == "same" {
+			return fmt.Sprintf("%s: %s, and %s.%d (%s) inside the range is tied with it: %s", claim, what, c.name, i+1, c.label(i), v.detail), nil
+		}
+		inside = append(inside, fmt.Sprintf("%s=%s %s", key, row.values[k], fmtMS(row.r.Summary.Time)))
+	}
+	return "", &claimFailed{fmt.Sprintf("%s does not hold: %s; inside the range: %s", claim, what, listOrNone(inside))}
+}
+
+// claimCounters checks `EXPR OP EXPR` or `EXPR in LO..HI` over counters of results and graphs.
+func (s *Session) claimCounters(text string) (string, error) {
+	toks, err := lexClaim(text)
+	if err != nil {
+		return "", err
+	}
+	p := &claimParser{s: s, toks: toks}
+	l, err := p.expr()
+	if err != nil {
+		return "", err
+	}
+	if p.pos >= len(p.toks) {
+		return "", fmt.Errorf("%q: want a comparison (< <= > >= == !=, or `in LO..HI`) after %s", text, l.text)
+	}
+	op := p.toks[p.pos]
+	p.pos++
+	if strings.EqualFold(op, "in") {
+		if p.pos != len(p.toks)-1 {
+			return "", fmt.Errorf("%q: want LO..HI after in", text)
+		}
+		lo, hi, err := parseInterval(p.toks[p.pos])
+		if err != nil {
+			return "", err
+		}
+		claim := fmt.Sprintf("%s in %s..%s", l.text, fmtNum(lo), fmtNum(hi))
+		got := fmt.Sprintf("%s is %s", l.text, fmtValue(l.v))
+		if l.v < lo || l.v > hi {
+			return "", &claimFailed{fmt.Sprintf("%s does not hold: %s%s", claim, got, l.detail())}
+		}
+		return fmt.Sprintf("%s: %s%s", claim, got, l.detail()), nil
+	}
+	switch op {
+	case "<", "<=", ">", ">=", "==", "!=":
+	default:
+		return "", fmt.Errorf("%q: %q is not a comparison (want < <= > >= == !=, or in LO..HI)", text, op)
+	}
+	r, err := p.expr()
+	if err != nil {
+		return "", err
+	}
+	if p.pos != len(p.toks) {
+		return "", fmt.Errorf("%q: unexpected %q after the claim", text, p.toks[p.pos])
+	}
+	ok := map[string]bool{"<": l.v < r.v, "<=": l.v <= r.v, ">": l.v > r.v, ">=": l.v >= r.v, "==": l.v == r.v, "!=": l.v != r.v}[op]
+	claim := fmt.Sprintf("%s %s %s", l.text, op, r.text)
+	got := fmt.Sprintf("%s vs %s", fmtValue(l.v), fmtValue(r.v))
+	if l.v != 0 && r.v != 0 && len(l.refs) > 0 && len(r.refs) > 0 && (op == "<" || op == "<=" || op == ">" || op == ">=") {
+		got += fmt.Sprintf(" (ratio %s)", fmtValue(l.v/r.v))
+	}
+	both := operand{refs: append(append([]string(nil), l.refs...), r.refs...)}
+	if !ok {
+		return "", &claimFailed{fmt.Sprintf("%s does not hold: %s%s", claim, got, both.detail())}
+	}
+	return fmt.Sprintf("%s: %s%s", claim, got, both.detail()), nil
+}
+
+// fmtValue prints a measured number: counts with separators, fractions with 4 digits.
+func fmtValue(v float64) string {
+	if (v == math.Trunc(v) || math.Abs(v) >= 1000) && math.Abs(v) < 1e15 {
+		return fmtCount(int64(math.Round(v)))
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// lexClaim splits a counter claim into numbers, names, operators and parentheses.
+func lexClaim(text string) ([]string, error) {
+	var toks []string
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case strings.HasPrefix(text[i:], "<=") || strings.HasPrefix(text[i:], ">=") || strings.HasPrefix(text[i:], "==") || strings.HasPrefix(text[i:], "!="):
+			toks = append(toks, text[i:i+2])
+			i += 2
+		case strings.ContainsRune("<>+-*/()", rune(c)):
+			toks = append(toks, text[i:i+1])
+			i++
+		default:
+			j := i
+			for j < len(text) && !strings.ContainsRune(" \t<>=!+*/()", rune(text[j])) && !(text[j] == '-' && j > i && !isExp(text[i:j])) {
+				j++
+			}
+			if j == i {
+				return nil, fmt.Errorf("%q: unexpected %q", text, string(c))
+			}
+			toks = append(toks, text[i:j])
+			i = j
+		}
+	}
+	return toks, nil
+}
+
+// isExp reports whether a number so far ends in an exponent marker (1e-3), where '-' belongs
+// to the number.
+func isExp(s string) bool {
+	return len(s) >= 2 && (s[len(s)-1] == 'e' || s[len(s)-1] == 'E') && s[0] >= '0' && s[0] <= '9'
+}
+
+// operand is a value of a claim with the text it came from and the references it read.
+type operand struct {
+	v    float64
+	text string
+	refs []string // "NAME.FIELD = value", for the message
+}
+
+func (o operand) detail() string {
+	if len(o.refs) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(o.refs, ", ") + "]"
+}
+
+type claimParser struct {
+	s    *Session
+	toks []string
+	pos  int
+}
+
+func (p *claimParser) peek() string {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos]
+	}
+	return ""
+}
+
+func (p *claimParser) expr() (operand, error) {
+	l, err := p.term()
+	if err != nil {
+		return l, err
+	}
+	for op := p.peek(); op == "+" || op == "-"; op = p.peek() {
+		p.pos++
+		r, err := p.term()
+		if err != nil {
+			return l, err
+		}
+		v := l.v + r.v
+		if op == "-" {
+			v = l.v - r.v
+		}
+		l = operand{v, l.text + " " + op + " " + r.text, append(l.refs, r.refs...)}
+	}
+	return l, nil
+}
+
+func (p *claimParser) term() (operand, error) {
+	l, err := p.factor()
+	if err != nil {
+		return l, err
+	}
+	for op := p.peek(); op == "*" || op == "/"; op = p.peek() {
+		p.pos++
+		r, err := p.factor()
+		if err != nil {
+			return l, err
+		}
+		v := l.v * r.v
+		if op == "/" {
+			if r.v == 0 {
+				return l, fmt.Errorf("%s / %s: division by zero%s", l.text, r.text, r.detail())
+			}
+			v = l.v / r.v
+		}
+		l = operand{v, l.text + " " + op + " " + r.text, append(l.refs, r.refs...)}
+	}
+	return l, nil
+}
+
+func (p *claimParser) factor() (operand, error) {
+	t := p.peek()
+	p.pos++
+	switch {
+	case t == "":
+		return operand{}, fmt.Errorf("the claim ends too early: want a number or NAME.FIELD")
+	case t == "(":
+		o, err := p.expr()
+		if err != nil {
+			return o, err
+		}
+		if p.peek() != ")" {
+			return o, fmt.Errorf("missing ) after %s", o.text)
+		}
+		p.pos++
+		return operand{o.v, "(" + o.text + ")", o.refs}, nil
+	case t == "-":
+		o, err := p.factor()
+		return operand{-o.v, "-" + o.text, o.refs}, err
+	}
+	if v, err := parseNum(strings.TrimSuffix(t, "%")); err == nil {
+		if strings.HasSuffix(t, "%") {
+			v /= 100
+		}
+		return operand{v: v, text: t}, nil
+	}
+	i := strings.LastIndexByte(t, '.')
+	if i <= 0 || i == len(t)-1 {
+		return operand{}, fmt.Errorf("%q: want a number or NAME.FIELD (cmp1.2.scanned, road.arcs)", t)
+	}
+	v, err := p.s.field(t[:i], strings.ToLower(t[i+1:]))
+	if err != nil {
+		return operand{}, err
+	}
+	return operand{v, t, []string{t + " = " + fmtValue(v)}}, nil
+}
+
+// resultFields are the counters a claim reads from a result: whole-run totals, per-iteration
+// maxima, and the trace's switches.
+var resultFields = []string{"iterations", "scanned", "active", "checked", "max_scanned", "max_active", "max_checked",
+	"reached", "depth", "switches", "first_switch", "push_iterations", "pull_iterations", "data_iterations",
+	"topology_iterations", "components", "max_dist"}
+
+// graphFields are the numbers a claim reads from a graph.
+var graphFields = []string{"vertices", "edges", "arcs", "max_degree", "avg_degree"}
+
+// field returns NAME.FIELD: a counter of a result, or a property of a graph.
+func (s *Session) field(name, f string) (float64, error) {
+	if f == "time" || f == "ms" {
+		return 0, fmt.Errorf("%s.%s: timing claims compare repeats, not one number: expect A faster than B, expect %s fastest", name, f, name)
+	}
+	if g, err := s.graph(name); err == nil && s.isGraph(name) {
+		switch f {
+		case "vertices":
+			return float64(g.NumVertices()), nil
+		case "edges":
+			return float64(g.NumEdges()), nil
+		case "arcs":
+			return float64(g.NumArcs()), nil
+		case "max_degree":
+			return float64(g.Degree(g.MaxDegreeVertex())), nil
+		case "avg_degree":
+			if g.NumVertices() == 0 {
+				return 0, nil
+			}
+			return float64(g.NumArcs()) / float64(g.NumVertices()), nil
+		}
+		return 0, fmt.Errorf("%s.%s: a graph has %s%s", name, f, strings.Join(graphFields, ", "), engine.DidYouMean(f, graphFields))
+	}
+	it, err := s.claimResult(name)
+	if err != nil {
+		return 0, err
+	}
+	r := it.r
+	v := int64(r.Graph.Vertices)
+	var sum, mx struct{ scanned, active, checked int64 }
+	var iters struct{ push, pull, data, topo int64 }
+	switches, first := 0, -1
+	active := viz.Active(r)
+	for i := range r.Trace.Records {
+		rec := &r.Trace.Records[i]
+		switch rec.Kind {
+		case engine.SwitchRecord:
+			if first < 0 {
+				first = rec.Iter
+			}
+			switches++
+			continue
+		case engine.PhaseRecord:
+			continue
+		}
+		c := viz.Checked(rec, v)
+		sum.scanned += rec.EdgesScanned
+		sum.active += active[i]
+		sum.checked += c
+		mx.scanned = max(mx.scanned, rec.EdgesScanned)
+		mx.active = max(mx.active, active[i])
+		mx.checked = max(mx.checked, c)
+		switch rec.Direction {
+		case engine.Push:
+			iters.push++
+		case engine.Pull:
+			iters.pull++
+		}
+		switch rec.Mode {
+		case engine.Data:
+			iters.data++
+		case engine.Topology:
+			iters.topo++
+		}
+	}
+	sm := r.Summary
+	switch f {
+	case "iterations":
+		return float64(sm.Iterations), nil
+	case "scanned":
+		return float64(sm.EdgesTraversed), nil
+	case "active":
+		return float64(sum.active), nil
+	case "checked":
+		return float64(sum.checked), nil
+	case "max_scanned":
+		return float64(mx.scanned), nil
+	case "max_active":
+		return float64(mx.active), nil
+	case "max_checked":
+		return float64(mx.checked), nil
+	case "reached":
+		return float64(sm.Reached), nil
+	case "depth":
+		return float64(sm.MaxDepth), nil
+	case "max_dist":
+		return float64(sm.MaxDist), nil
+	case "components":
+		return float64(sm.Components), nil
+	case "switches":
+		return float64(switches), nil
+	case "first_switch":
+		if first < 0 {
+			return 0, &claimFailed{fmt.Sprintf("%s.first_switch: %s never switched", name, it.name)}
+		}
+		return float64(first), nil
+	case "push_iterations":
+		return float64(iters.push), nil
+	case "pull_iterations":
+		return float64(iters.pull), nil
+	case "data_iterations":
+		return float64(iters.data), nil
+	case "topology_iterations":
+		return float64(iters.topo), nil
+	}
+	return 0, fmt.Errorf("%s.%s: a result has %s%s", name, f, strings.Join(resultFields, ", "), engine.DidYouMean(f, resultFields))
+}
+
+// isGraph reports whether name is a graph of the session.
+func (s *Session) isGraph(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, g := range s.graphs {
+		if g.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdOn runs the rest of the line only when the session's engine is the one named: labs
+// check GPU-only claims with `on gpu expect ...` and narrate with `on cpu echo ...`.
+func cmdOn(ec *execCtx) error {
+	s := ec.s
+	if len(ec.args) < 2 {
+		return fmt.Errorf("on: want an engine and a command: on gpu compare bfs fuse=off,on")
+	}
+	want := strings.ToLower(ec.args[0])
+	if err := knownEngine(want); err != nil {
+		return fmt.Errorf("on: %v", trimPkg(err))
+	}
+	s.mu.Lock()
+	cur := s.engineName
+	s.mu.Unlock()
+	if cur != want {
+		return nil
+	}
+	rest := strings.TrimSpace(ec.line)
+	rest = strings.TrimSpace(rest[len(strings.Fields(rest)[0]):])
+	rest = strings.TrimSpace(rest[len(strings.Fields(rest)[0]):])
+	words := strings.Fields(rest)
+	cmd, ok := lookupCommand(strings.ToLower(words[0]))
+	if !ok {
+		return fmt.Errorf("on %s: unknown command %q", want, words[0])
+	}
+	if cmd.name == "on" {
+		return fmt.Errorf("on %s: one engine at a time", want)
+	}
+	args, err := tokenize(rest)
+	if cmd.name == "echo" {
+		args, err = words[:1], nil // the text is taken from the line, as prose
+	}
+	if err != nil {
+		return fmt.Errorf("on %s: %v", want, err)
+	}
+	sub := &execCtx{ctx: ec.ctx, s: s, args: args[1:], line: rest, result: ec.result}
+	err = runCommand(cmd, sub)
+	ec.name, ec.comp = sub.name, sub.comp
+	return err
+}
+
+// claimVerdict is a timing claim's verdict: faster, slower or same, and the numbers.
+type claimVerdict struct {
+	verdict string
+	detail  string
+	ratio   float64 // a's median speed-up over b
+}
+
+// timingVerdict is the verdict of a's runs against b's by the measurement's test (the
+// Mann-Whitney interval of the speed-up, corrected for the rows of their comparison when both
+// are rows of one), with the medians, the speed-up of a over b and its interval. With by > 1,
+// faster (slower) also needs the median speed-up (slow-down) to reach by. A claim needs
+// repeats: one run says nothing about noise.
+func (s *Session) timingVerdict(a, b timed, by float64) (claimVerdict, error) {
+	var v verdict
+	ca, ia := s.rowOf(a.name)
+	cb, ib := s.rowOf(b.name)
+	if ca != nil && ca == cb {
+		var err error
+		if v, err = ca.versus(ia, ib); err != nil {
+			return claimVerdict{}, err
+		}
+	} else {
+		v = compareTimes(b.times, a.times, 1)
+	}
+	if !v.bounded() {
+		return claimVerdict{}, fmt.Errorf("%s and %s have %d and %d timed runs: too few for a verdict on a timing claim (run them with repeat=5)",
+			a.name, b.name, len(a.times), len(b.times))
+	}
+	ma, _, _ := stats(a.times)
+	mb, _, _ := stats(b.times)
+	word := v.Word
+	switch {
+	case word == verdictFaster && v.Ratio < by, word == verdictSlower && 1/v.Ratio < by:
+		word = verdictSame + fmt.Sprintf(" within %sx", fmtNum(by))
+	}
+	detail := fmt.Sprintf("%s %s vs %s %s, %s (%d and %d runs, %.1f%% interval)", a.name, fmtMS(ma), b.name, fmtMS(mb), v.String(), len(a.times), len(b.times), 100*v.Level)
+	return claimVerdict{word, detail, v.Ratio}, nil
+}
