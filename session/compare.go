@@ -21,6 +21,11 @@ type comparison struct {
 	graph string
 	keys  []string // the varying keys, in the order given
 	rows  []*compareRow
+
+	// A tune's winner (index into rows; 0, the start, when nothing beat it) and its verdict
+	// against the start, re-timed with twice the runs (expect TUNE.best faster than TUNE.1).
+	winner int
+	final  verdict
 }
 
 // compareRow is one combination: its settings, and its result or why it did not run.

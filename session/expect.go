@@ -160,6 +160,9 @@ func (s *Session) claimTiming(a, rel, b string, by float64) (string, error) {
 // fastest row of a compare, sweep or tune.
 func (s *Session) claimResult(name string) (*resultItem, error) {
 	if cmp, ok := strings.CutSuffix(name, ".best"); ok {
+		if c := s.comparisonNamed(cmp); c != nil && c.kind == "tune" {
+			return s.result(fmt.Sprintf("%s.%d", cmp, c.winner+1)) // the winner tune kept
+		}
 		if c := s.comparisonNamed(cmp); c != nil {
 			best := -1
 			for i, row := range c.rows {
@@ -687,12 +690,25 @@ func (s *Session) timingVerdict(a, b timed, by float64) (claimVerdict, error) {
 	var v verdict
 	ca, ia := s.rowOf(a.name)
 	cb, ib := s.rowOf(b.name)
-	if ca != nil && ca == cb {
+	switch {
+	case ca != nil && ca == cb && ca.kind == "tune" && ia == ca.winner && ib == 0 && ia != 0:
+		// A tune's winner against its start: the re-timed verdict tune ended with.
+		v = ca.final
+		if !v.bounded() {
+			return claimVerdict{}, fmt.Errorf("%s was not re-timed against %s", a.name, b.name)
+		}
+		word := v.Word
+		if word == verdictFaster && v.Ratio < by {
+			word = verdictSame + fmt.Sprintf(" within %sx", fmtNum(by))
+		}
+		return claimVerdict{word, fmt.Sprintf("%s (tune's winner) %s vs %s (the start) %s, %s (re-timed, %.1f%% interval)",
+			a.name, fmtMS(v.Median), b.name, fmtMS(v.BaseMedian), v.String(), 100*v.Level), v.Ratio}, nil
+	case ca != nil && ca == cb:
 		var err error
 		if v, err = ca.versus(ia, ib); err != nil {
 			return claimVerdict{}, err
 		}
-	} else {
+	default:
 		v = compareTimes(b.times, a.times, 1)
 	}
 	if !v.bounded() {

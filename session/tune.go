@@ -227,6 +227,7 @@ func cmdTune(ec *execCtx) error {
 		}
 	}
 	clearLine()
+	c.winner, c.final = max(slices.Index(c.rows, bestRow), 0), final
 	s.mu.Lock()
 	s.removeNamedLocked(c.name)
 	s.comparisons = append(s.comparisons, c)
