@@ -16,7 +16,7 @@ VERSION   ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT    ?= $(shell git describe --always --dirty --abbrev=12 --exclude '*' 2>/dev/null)
 LDFLAGS   := -X github.com/gworkbench/gworkbench/engine.Version=$(VERSION) -X github.com/gworkbench/gworkbench/engine.Commit=$(COMMIT)
 
-.PHONY: run build test check unit race fuzz bench bench-cpu bench-loader ptx gpu gpu-test gpu-bench cuda-toolkit vet-cuda clean
+.PHONY: run build test check unit race fuzz labs bench bench-cpu bench-loader ptx gpu gpu-test gpu-bench cuda-toolkit vet-cuda clean
 
 run: build
 	./$(BIN)
@@ -44,6 +44,15 @@ fuzz:
 	    echo "fuzz $$pkg $$f"; \
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
+	done
+
+# Every lab on ENGINE (cpu, or gpu with a CUDA build: make gpu labs ENGINE=gpu BIN=bin/gworkbench-gpu);
+# a claim that does not hold stops its lab with FILE:LINE and the numbers measured.
+ENGINE    ?= cpu
+labs: $(if $(filter gpu,$(ENGINE)),,build)
+	@for f in scripts/lab-*.gw; do \
+	  echo "== $$f (engine=$(ENGINE))"; \
+	  ./$(BIN) -e 'set engine=$(ENGINE)' $$f || exit 1; \
 	done
 
 bench: bench-loader bench-cpu

@@ -145,3 +145,15 @@ func commandNames() []string {
 	sort.Strings(n)
 	return n
 }
+
+// typoNames are the commands offered for a mistyped one: those of three letters or more, so
+// that `on` is never the guess for a typo of run.
+func typoNames() []string {
+	var n []string
+	for _, c := range commandNames() {
+		if len(c) >= 3 {
+			n = append(n, c)
+		}
+	}
+	return n
+}

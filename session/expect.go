@@ -270,6 +270,15 @@ func (s *Session) claimBest(name, key string, lo, hi float64) (string, error) {
 	if best < 0 {
 		return "", fmt.Errorf("%s best: none of its rows ran", name)
 	}
+	numeric := false
+	for _, row := range c.rows {
+		if _, err := parseNum(row.values[k]); err == nil {
+			numeric = true
+		}
+	}
+	if !numeric {
+		return "", fmt.Errorf("%s best %s: %s's values are not numbers (a range needs numbers)", name, key, key)
+	}
 	in := func(i int) bool {
 		x, err := parseNum(c.rows[i].values[k])
 		return err == nil && x >= lo && x <= hi

@@ -26,9 +26,6 @@ func cmdHelp(ec *execCtx) error {
 		return nil
 	}
 	topic := strings.ToLower(ec.args[0])
-	if topic == "labs" {
-		return cmdLabs(&execCtx{ctx: ec.ctx, s: s, line: "labs"})
-	}
 	if c, ok := lookupCommand(topic); ok {
 		s.printf("%s\n", s.paint(ansiBold, "usage: "+c.usage))
 		for _, text := range []string{c.summary, c.detail} {
@@ -41,6 +38,9 @@ func cmdHelp(ec *execCtx) error {
 			for _, e := range c.example {
 				s.printf("  %s\n", e)
 			}
+		}
+		if c.name == "labs" || c.name == "lab" {
+			return cmdLabs(&execCtx{ctx: ec.ctx, s: s, line: "labs"})
 		}
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/viz"
 )
 
 // livePrinter prints iteration lines as records arrive.
@@ -16,7 +17,8 @@ type livePrinter struct {
 	shown    int
 	skipped  int
 	switches int
-	iters    int // iteration records seen
+	iters    int   // iteration records seen
+	vertices int64 // the graph's, for the vertices an iteration checked
 }
 
 func (lp *livePrinter) record(rec engine.Record) {
@@ -45,14 +47,14 @@ func (lp *livePrinter) record(rec engine.Record) {
 	}
 	if !lp.header {
 		lp.header = true
-		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "time")))
+		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %12s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "checked", "scanned", "time")))
 	}
 	if rec.Kind == engine.SwitchRecord {
 		for _, l := range wrapWords(s.switchText(rec), s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiYellow, l))
 		}
 	} else {
-		s.printf("%s\n", s.recordLine(rec))
+		s.printf("%s\n", s.recordLineOf(rec, lp.vertices))
 	}
 	lp.shown++
 }
@@ -76,7 +78,10 @@ func liveStep(iter int) int {
 }
 
 // recordLine formats one trace record as a live line.
-func (s *Session) recordLine(rec engine.Record) string {
+func (s *Session) recordLine(rec engine.Record) string { return s.recordLineOf(rec, 0) }
+
+// recordLineOf formats one trace record of a run on a graph of v vertices as a live line.
+func (s *Session) recordLineOf(rec engine.Record, v int64) string {
 	switch rec.Kind {
 	case engine.SwitchRecord:
 		return "  " + s.paint(ansiYellow, s.switchText(rec))
@@ -92,7 +97,8 @@ func (s *Session) recordLine(rec engine.Record) string {
 	default:
 		dir = fmt.Sprintf("%-4s", dir)
 	}
-	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCounter(rec.InVertices), fmtCounter(rec.InEdges), fmtCounter(rec.OutVertices), fmtMS(rec.Time))
+	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %12s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCounter(rec.InVertices), fmtCounter(rec.InEdges),
+		fmtCounter(rec.OutVertices), fmtCounter(viz.Checked(&rec, v)), fmtCounter(rec.EdgesScanned), fmtMS(rec.Time))
 	note := rec.Note
 	if len(rec.Kernels) > 0 {
 		if note != "" {

@@ -336,7 +336,7 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 		return nil, runErr(sp, ctx.Err())
 	}
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
-	lp := &livePrinter{s: s, mode: live}
+	lp := &livePrinter{s: s, mode: live, vertices: int64(sp.g.NumVertices())}
 	req := engine.Request{
 		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.engineParams(), Schedule: sp.sched,
 		Observer: func(rec engine.Record) {

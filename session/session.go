@@ -185,7 +185,7 @@ func (s *Session) execOne(ctx context.Context, c string) error {
 	name := strings.ToLower(words[0])
 	cmd, ok := lookupCommand(name)
 	if !ok {
-		return fmt.Errorf("unknown command %q%s (type help for the list)", words[0], engine.DidYouMean(name, commandNames()))
+		return fmt.Errorf("unknown command %q%s (type help for the list)", words[0], engine.DidYouMean(name, typoNames()))
 	}
 	var buf bytes.Buffer
 	s.out = io.MultiWriter(s.opts.Out, &buf)

@@ -175,7 +175,7 @@ func TestErrorsChangeNothing(t *testing.T) {
 		{"sweep bfs direction=push", "no range"},
 		{"sweep bfs alpha=10:5:1", "runs from a up to b"},
 		{"sweep bfs alpha=1:2:0", "step must be positive"},
-		{"sweep bfs alpha=1:5:1 beta=1,2", "one knob at a time"},
+		{"sweep bfs alpha=1:5:1 beta=2,3 delta=1,2", "at most two knobs at a time"},
 		{"export keep values", "want export NAME"},
 		{"export keep vals x.csv", `did you mean "values"?`},
 		{"export keep trace x.txt", "want a .csv or .json file"},
