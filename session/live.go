@@ -47,7 +47,7 @@ func (lp *livePrinter) record(rec engine.Record) {
 	}
 	if !lp.header {
 		lp.header = true
-		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %12s  %14s  %12s  %12s  %12s  %10s", "iter", "dir", "mode", "frontier", "frontier edges", "out", "checked", "scanned", "time")))
+		s.printf("%s\n", s.paint(ansiDim, fmt.Sprintf("  %5s  %-4s  %-8s  %9s  %9s  %9s  %11s  %9s", "iter", "dir", "mode", "frontier", "out", "checked", "scanned", "time")))
 	}
 	if rec.Kind == engine.SwitchRecord {
 		for _, l := range wrapWords(s.switchText(rec), s.lineWidth()-4) {
@@ -97,7 +97,8 @@ func (s *Session) recordLineOf(rec engine.Record, v int64) string {
 	default:
 		dir = fmt.Sprintf("%-4s", dir)
 	}
-	line := fmt.Sprintf("  %5d  %s  %-8s  %12s  %14s  %12s  %12s  %12s  %10s", rec.Iter, dir, rec.Mode.String(), fmtCounter(rec.InVertices), fmtCounter(rec.InEdges),
+	// 80 columns: the frontier's edges are in the trace.
+	line := fmt.Sprintf("  %5d  %s  %-8s  %9s  %9s  %9s  %11s  %9s", rec.Iter, dir, rec.Mode.String(), fmtCounter(rec.InVertices),
 		fmtCounter(rec.OutVertices), fmtCounter(viz.Checked(&rec, v)), fmtCounter(rec.EdgesScanned), fmtMS(rec.Time))
 	note := rec.Note
 	if len(rec.Kernels) > 0 {
