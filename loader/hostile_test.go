@@ -189,9 +189,9 @@ func TestFormatViolations(t *testing.T) {
 		want             string // "" = loads
 	}{
 		// 1 lists 2 and 3, 2 lists 1, 3 lists 2: the header's 2 edges, 4 entries, but 3 edges
-		// once symmetrized. Where a comment hides the vertex's line, the header's is named.
+		// once symmetrized. Comment lines count.
 		{"metis asymmetric", "a.graph", "3 2\n2 3\n1\n2\n", def, "a.graph:2: vertex 1 lists 3 as a neighbour, but vertex 3 does not list 1: a METIS file lists every edge from both ends"},
-		{"metis asymmetric after a comment", "b.graph", "% c\n3 2\n2 3\n% c\n1\n3\n", def, "b.graph:2: vertex 1 lists 3 as a neighbour"},
+		{"metis asymmetric after a comment", "b.graph", "% c\n3 2\n2 3\n% c\n1\n3\n", def, "b.graph:3: vertex 1 lists 3 as a neighbour"},
 		{"metis asymmetric weights", "c.graph", "2 1 001\n2 5\n1 6\n", def, "c.graph:2: vertex 1 lists 2 with weight 5, but vertex 2 does not list 1 with that weight"},
 		{"metis symmetric", "d.graph", "3 2\n2 3\n1\n1\n", def, ""},
 		{"metis asymmetric, line 3", "g.graph", "3 2\n2\n1 3\n1\n", def, "g.graph:3: vertex 2 lists 3 as a neighbour, but vertex 3 does not list 2"},

@@ -78,7 +78,13 @@ func planMETIS(file string, h *headerReader, o *options) (*plan, error) {
 			if len(c.data) > 0 && c.data[len(c.data)-1] != '\n' {
 				lines++
 			}
-			mf.chunks = append(mf.chunks, metisChunk{vbase: c.vbase, line: c.line, plain: k == lines})
+			mc := metisChunk{vbase: c.vbase, line: c.line}
+			if k != lines {
+				mc.comments = metisCommentLines(c.data, c.line, maxCommentLines-mf.comments)
+				mf.comments += len(mc.comments)
+				mc.lost = mf.comments >= maxCommentLines
+			}
+			mf.chunks = append(mf.chunks, mc)
 			mf.lines += k
 		}
 		p.vertexLine = mf.vertexLine
@@ -87,31 +93,61 @@ func planMETIS(file string, h *headerReader, o *options) (*plan, error) {
 }
 
 type metisFormat struct {
-	file   string
-	n      int64
-	vsize  bool // a vertex size leads each line
-	ncon   int  // vertex weights after it
-	ew     bool // each neighbour is followed by an edge weight
-	keepW  bool
-	base   uint64
-	lines  int64 // vertex lines handed to chunks so far (prepare runs serially)
-	chunks []metisChunk
+	file     string
+	n        int64
+	vsize    bool // a vertex size leads each line
+	ncon     int  // vertex weights after it
+	ew       bool // each neighbour is followed by an edge weight
+	keepW    bool
+	base     uint64
+	lines    int64 // vertex lines handed to chunks so far (prepare runs serially)
+	chunks   []metisChunk
+	comments int // comment lines remembered in chunks
 }
 
-// metisChunk locates a chunk's vertex lines: plain when it has no comment lines.
+// metisChunk locates a chunk's vertex lines: its first line, and its comment lines.
 type metisChunk struct {
 	vbase, line int64
-	plain       bool
+	comments    []int64 // line numbers of its comment lines, in order
+	lost        bool    // more comment lines than maxCommentLines: vertexLine gives up
 }
 
-// vertexLine returns the line of (0-based) vertex v's list, or 0 when a comment line in its
-// chunk hides it.
+// maxCommentLines bounds the comment lines remembered for locating vertices.
+const maxCommentLines = 1 << 16
+
+// metisCommentLines returns the numbers of the comment lines of data, whose first line is
+// first: at most max of them.
+func metisCommentLines(data []byte, first int64, max int) []int64 {
+	var out []int64
+	for num := first; len(data) > 0 && len(out) < max; num++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '%' {
+			out = append(out, num)
+		}
+	}
+	return out
+}
+
+// vertexLine returns the line of (0-based) vertex v's list, or 0 when it is not known.
 func (f *metisFormat) vertexLine(v int64) int64 {
 	i := sort.Search(len(f.chunks), func(i int) bool { return f.chunks[i].vbase > v }) - 1
-	if i < 0 || !f.chunks[i].plain {
+	if i < 0 || f.chunks[i].lost {
 		return 0
 	}
-	return f.chunks[i].line + v - f.chunks[i].vbase
+	c := f.chunks[i]
+	l := c.line + v - c.vbase
+	for _, x := range c.comments {
+		if x > l {
+			break
+		}
+		l++
+	}
+	return l
 }
 
 // metisVertexLines counts the lines of data that are not comments.
