@@ -21,8 +21,9 @@ const (
 // distance reaches MaxDist may hold a wrong one, and fails with ErrDistTooLarge instead.
 const MaxDist = InfDist - 1
 
-// ErrDistTooLarge is the error of an SSSP run whose distances do not fit in 32 bits.
-var ErrDistTooLarge = fmt.Errorf("sssp: a distance reaches 2^31-2 (%d), the most a distance can hold: the weights along some path sum past it; scale the weights down", MaxDist)
+// ErrDistTooLarge is the error of an SSSP run whose distances do not fit in 32 bits (the
+// session shows it after "sssp: ").
+var ErrDistTooLarge = fmt.Errorf("engine: a distance reaches 2^31-2 (%d), the most a distance can hold: the weights along some path sum past it; scale the weights down", MaxDist)
 
 // Result is what a run returns: the per-vertex values of its algorithm, a summary, the trace and
 // where it came from. Only the slice of the run's algorithm is set.

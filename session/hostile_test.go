@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gworkbench/gworkbench/internal/safefile"
 )
@@ -153,4 +154,33 @@ func TestScriptLongLine(t *testing.T) {
 	if !strings.Contains(got, "long.gw:2: ") || !strings.Contains(got, "longer than 16 MiB") || strings.Contains(got, "bufio") {
 		t.Errorf("error output %q", got)
 	}
+}
+
+// Loading or opening a named pipe is refused at once; the session goes on.
+func TestPipeRefused(t *testing.T) {
+	s, out := newTest(t)
+	fifo := filepath.Join(t.TempDir(), "p.el")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	want := state(s)
+	done := make(chan [2]error, 1)
+	go func() {
+		done <- [2]error{s.Exec(context.Background(), "load g = "+fifo), s.Exec(context.Background(), "open "+fifo)}
+	}()
+	select {
+	case errs := <-done:
+		if errs[0] == nil || !strings.Contains(errs[0].Error(), "named pipe") {
+			t.Errorf("load of a pipe: %v", errs[0])
+		}
+		if errs[1] == nil || !strings.Contains(errs[1].Error(), "not a regular file") {
+			t.Errorf("open of a pipe: %v", errs[1])
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("load or open of a pipe hangs")
+	}
+	if got := state(s); got != want {
+		t.Errorf("session changed: %s, was %s", got, want)
+	}
+	do(t, s, out, "run bfs src=0")
 }

@@ -96,6 +96,9 @@ func cmdOpen(ec *execCtx) error {
 		return fmt.Errorf("open: want open PATH")
 	}
 	path := ec.args[0]
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return fmt.Errorf("open: %s is not a regular file (a pipe or a device): expected a saved session", path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("open: %v", err)
