@@ -27,7 +27,7 @@ func cmdResults(ec *execCtx) error {
 		if v == "" {
 			v = "-"
 		}
-		rows = append(rows, []string{it.name, string(r.Algorithm), r.Graph.Name, r.Engine, fmtMS(r.Summary.Time), fmt.Sprint(r.Summary.Iterations), fmtGTEPS(r.Summary.GTEPS), v, r.Schedule.String()})
+		rows = append(rows, []string{it.name, string(r.Algorithm), r.Graph.Name, engineLabel(r.Engine), fmtMS(r.Summary.Time), fmt.Sprint(r.Summary.Iterations), fmtGTEPS(r.Summary.GTEPS), v, r.Schedule.String()})
 	}
 	if len(rows) > 0 {
 		s.printf("%s", s.table([]string{"name", "algorithm", "graph", "engine", "time", "iterations", "GTEPS", "verified", "schedule"}, rows))

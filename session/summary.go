@@ -38,6 +38,19 @@ func (s *Session) printSummary(it *resultItem) {
 	for _, l := range wrapWords(stats, s.lineWidth()-2) {
 		s.printf("  %s\n", l)
 	}
+	if distinct(it.srcs) > 1 {
+		var per []string
+		for i, src := range it.srcs {
+			if i == 16 {
+				per = append(per, fmt.Sprintf("... (%d more: export %s json)", len(it.srcs)-16, it.name))
+				break
+			}
+			per = append(per, fmt.Sprintf("%d: %s", src, fmtMS(it.times[i])))
+		}
+		for _, l := range wrapWords("per source: "+strings.Join(per, ", "), s.lineWidth()-2) {
+			s.printf("  %s\n", l)
+		}
+	}
 	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
 		for _, l := range wrapWords("schedule: "+sched, s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiDim, l))
