@@ -468,7 +468,7 @@ func (s *Session) reportComparison(c *comparison, swept string) error {
 		s.printNote(c.method(base))
 	}
 	if _, why := c.best(); why != "" {
-		s.printf("%s\n", why)
+		s.printLine(why)
 	}
 	for _, n := range notes {
 		if len(n.rows) == 1 {
@@ -537,6 +537,13 @@ func markSerial(key, value string) string {
 		return "ref (serial)"
 	}
 	return value
+}
+
+// printLine prints text wrapped at spaces to the terminal's width.
+func (s *Session) printLine(text string) {
+	for _, l := range wrapWords(text, s.lineWidth()) {
+		s.printf("%s\n", l)
+	}
 }
 
 // printNote prints an indented note, wrapped at spaces to the terminal's width.

@@ -269,7 +269,7 @@ func cmdTune(ec *execCtx) error {
 	s.printNote(fmt.Sprintf("each knob's values timed %d times round-robin with the best so far, after a warm-up; the fastest kept when faster at %.1f%% (Mann-Whitney, Bonferroni over %s; help compare).",
 		reps, 100*(1-familyAlpha/float64(tests)), plural(int64(tests), "candidate", "candidates")))
 	if bestRow == baseRow {
-		s.printf("best: the starting schedule (%s): no change was faster beyond noise\n", best.String())
+		s.printLine(fmt.Sprintf("best: the starting schedule (%s): no change was faster beyond noise", best.String()))
 		return nil
 	}
 	var diff []string
@@ -279,11 +279,11 @@ func cmdTune(ec *execCtx) error {
 		}
 	}
 	if final.Word != verdictFaster {
-		s.printf("best: %s was kept, but re-timed against the start it is %s: not faster beyond noise; keep the start\n", strings.Join(diff, " "), final.String())
+		s.printLine(fmt.Sprintf("best: %s was kept, but re-timed against the start it is %s: not faster beyond noise; keep the start", strings.Join(diff, " "), final.String()))
 		return nil
 	}
-	s.printf("best: %s, %sx the starting schedule (%.0f%% interval %s-%s, re-timed %d runs each): faster; keep it with: set %s\n", strings.Join(diff, " "),
-		fmtRatio(final.Ratio), 100*final.Level, fmtRatio(final.Lo), fmtRatio(final.Hi), max(2*reps, 10), strings.Join(diff, " "))
+	s.printLine(fmt.Sprintf("best: %s, %sx the starting schedule (%.0f%% interval %s-%s, re-timed %d runs each): faster; keep it with: set %s", strings.Join(diff, " "),
+		fmtRatio(final.Ratio), 100*final.Level, fmtRatio(final.Lo), fmtRatio(final.Hi), max(2*reps, 10), strings.Join(diff, " ")))
 	return nil
 }
 

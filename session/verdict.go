@@ -161,8 +161,11 @@ func (c *comparison) best() (int, string) {
 		}
 	}
 	v := c.rows[first].verdict
-	return first, fmt.Sprintf("best: %s, %sx faster than %s (%.1f%% interval %s-%s) and faster than the runner-up %s", id(first),
-		fmtRatio(v.Ratio), id(base), 100*v.Level, fmtRatio(v.Lo), fmtRatio(v.Hi), id(second))
+	why := fmt.Sprintf("best: %s, %sx faster than %s (%.1f%% interval %s-%s)", id(first), fmtRatio(v.Ratio), id(base), 100*v.Level, fmtRatio(v.Lo), fmtRatio(v.Hi))
+	if second != base {
+		why += " and faster than the runner-up " + id(second)
+	}
+	return first, why
 }
 
 // ciRank is the rank k of the ends of the two-sided level 1-a interval of the Mann-Whitney
