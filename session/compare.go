@@ -309,6 +309,9 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 		}
 	}
 	c.judge()
+	if serial(c) {
+		c.title += " (the serial reference engine)"
+	}
 	s.mu.Lock()
 	for i, old := range s.comparisons {
 		if old.name == c.name {
@@ -529,6 +532,21 @@ func (m *measured) spreadCell() string {
 	}
 	_, lo, hi := stats(m.times)
 	return strings.TrimSuffix(fmtMS(lo), " ms") + "-" + fmtMS(hi)
+}
+
+// serial reports whether every row of c that ran did so on the serial reference engine and no
+// column says so.
+func serial(c *comparison) bool {
+	ran := 0
+	for _, row := range c.rows {
+		if row.r != nil {
+			if row.r.Engine != "ref" {
+				return false
+			}
+			ran++
+		}
+	}
+	return ran > 0 && !slices.Contains(c.keys, "engine")
 }
 
 // markSerial marks the serial reference engine where a table names engines.
