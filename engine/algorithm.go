@@ -81,7 +81,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 func didYouMean(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
+		if d := EditDistance(s, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -94,23 +94,32 @@ func didYouMean(s string, candidates []string) string {
 // DidYouMean is exported for the session's command and name suggestions.
 func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// EditDistance is the optimal string alignment distance between a and b: insertions,
+// deletions, substitutions and transpositions of adjacent characters each count as one edit
+// ("bsf" is one edit from "bfs", two from "bc").
+func EditDistance(a, b string) int {
+	// d holds three rows: i-2, i-1 and i.
+	w := len(b) + 1
+	d := make([]int, 3*w)
+	for j := 0; j < w; j++ {
+		d[w+j] = j // row 0 lives in the i-1 slot at i = 1
 	}
 	for i := 1; i <= len(a); i++ {
+		pp, prev, cur := d[:w], d[w:2*w], d[2*w:]
 		cur[0] = i
 		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
 			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, pp[j-2]+1)
+			}
+			cur[j] = v
 		}
-		prev, cur = cur, prev
+		copy(pp, prev)
+		copy(prev, cur)
 	}
-	return prev[len(b)]
+	return d[w+len(b)]
 }

@@ -202,3 +202,24 @@ func TestBlockingKnob(t *testing.T) {
 		}
 	}
 }
+
+// TestEditDistance: a transposition of adjacent characters is one edit (optimal string
+// alignment), so `run bsf` suggests bfs, not bc.
+func TestEditDistance(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"", "abc", 3}, {"abc", "", 3}, {"bfs", "bfs", 0},
+		{"bsf", "bfs", 1}, {"bsf", "bc", 2}, {"pusj", "push", 1}, {"ca", "abc", 3},
+		{"drievn", "driven", 1}, {"kitten", "sitting", 3},
+	}
+	for _, c := range cases {
+		if got := EditDistance(c.a, c.b); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	if _, err := ParseAlgorithm("bsf"); err == nil || !strings.Contains(err.Error(), `did you mean "bfs"?`) {
+		t.Errorf("ParseAlgorithm(bsf): %v, want a suggestion of bfs", err)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gworkbench/gworkbench/engine"
 )
 
 // params reads a generator's key=value parameters, remembering which keys it asked for so
@@ -116,7 +118,7 @@ func parseBool(s string) (bool, error) {
 func didYouMean(s string, candidates []string) string {
 	best, bestD := "", 3
 	for _, c := range candidates {
-		d := editDistance(s, c)
+		d := engine.EditDistance(s, c)
 		if strings.HasPrefix(c, s) && len(s) >= 2 {
 			d = min(d, 1)
 		}
@@ -130,22 +132,3 @@ func didYouMean(s string, candidates []string) string {
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

@@ -69,6 +69,13 @@ func cmdHelp(ec *execCtx) error {
 		}
 		return nil
 	}
+	if st, ok := lookupSetting(topic); ok {
+		for _, l := range s.hanging(fmt.Sprintf("%s: %s", s.paint(ansiBold, st.name), st.doc), 0) {
+			s.printf("%s\n", l)
+		}
+		s.printf("  values: %s (default %s); a session setting: set %s=VALUE\n", strings.ReplaceAll(st.values, "|", ", "), st.def, st.name)
+		return nil
+	}
 	if topic == "teps" || topic == "gteps" {
 		for _, l := range s.hanging(tepsText, 0) {
 			s.printf("%s\n", l)
@@ -80,6 +87,7 @@ func cmdHelp(ec *execCtx) error {
 	}
 	topics := append(append(commandNames(), engine.KnobNames()...), engine.ParamNames()...)
 	topics = append(topics, "teps")
+	topics = append(topics, settingNames...)
 	return fmt.Errorf("help: no command, algorithm or knob %q%s", topic, engine.DidYouMean(topic, topics))
 }
 

@@ -11,6 +11,25 @@ import (
 // settingNames are the session settings that are neither knobs nor parameters.
 var settingNames = []string{"engine", "live"}
 
+// sessionSetting describes one of settingNames for help, knobs and show settings.
+type sessionSetting struct {
+	name, values, def, doc string
+}
+
+var sessionSettings = []sessionSetting{
+	{"engine", "cpu|gpu|ref", "cpu", "the engine that runs algorithms: cpu (parallel Go), gpu (CUDA; a binary built with -tags cuda), ref (the serial reference that verify compares with)"},
+	{"live", "some|all|off", "some", "how much of a run's trace prints while it runs: some (the first iterations, then fewer), all (every iteration), off (only the summary)"},
+}
+
+func lookupSetting(name string) (sessionSetting, bool) {
+	for _, st := range sessionSettings {
+		if st.name == name {
+			return st, true
+		}
+	}
+	return sessionSetting{}, false
+}
+
 var liveValues = []string{"some", "all", "off"}
 
 func cmdSet(ec *execCtx) error {
@@ -239,6 +258,11 @@ func cmdKnobs(ec *execCtx) error {
 			vals = "number (default " + k.Default + ")"
 		}
 		rows = append(rows, []string{k.Name, vals, k.Doc})
+	}
+	if alg == "" {
+		for _, st := range sessionSettings {
+			rows = append(rows, []string{st.name, st.values, "session setting (set " + st.name + "=...): " + st.doc})
+		}
 	}
 	s.printf("%s", s.table([]string{"knob", "values", "meaning"}, rows))
 	if alg != "" {
