@@ -191,9 +191,16 @@ func run(args []string, stdin *os.File, stdout, stderr *os.File) int {
 		status = exitFailed
 		return c.keepGoing
 	}
+	nexpr := 0
 	for _, in := range c.order {
 		if in.isExpr {
-			if !script("-e", strings.NewReader(in.expr)) {
+			// With several -e, each is numbered in messages: -e#2:1: is the second's first line.
+			nexpr++
+			name := "-e"
+			if len(c.exprs) > 1 {
+				name = fmt.Sprintf("-e#%d", nexpr)
+			}
+			if !script(name, strings.NewReader(in.expr)) {
 				return status
 			}
 			continue

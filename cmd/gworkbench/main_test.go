@@ -71,6 +71,14 @@ func TestScriptFiles(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, bad+":3: ") || !strings.Contains(out, "after bfs on k") || !strings.Contains(out, "g1 bfs on k") {
 		t.Errorf("keep-going: exit %d stderr %q out %q", code, errs, out)
 	}
+	// Several -e are numbered; one alone is -e.
+	code, _, errs = gw(t, "", "--no-demo", "--keep-going", "-e", "echo a", "-e", "echo b; run nope", "-e", "run bsf")
+	if code != 1 || !strings.Contains(errs, "-e#2:1: ") || !strings.Contains(errs, "-e#3:1: ") || !strings.Contains(errs, `did you mean "bfs"`) {
+		t.Errorf("several -e: exit %d stderr %q", code, errs)
+	}
+	if _, _, errs = gw(t, "", "--no-demo", "-e", "run nope"); !strings.HasPrefix(errs, "-e:1: ") {
+		t.Errorf("one -e: stderr %q, want -e:1:", errs)
+	}
 	code, _, errs = gw(t, "", filepath.Join(dir, "missing.gw"))
 	if code != 1 || !strings.Contains(errs, "missing.gw") {
 		t.Errorf("missing script: exit %d stderr %q", code, errs)
