@@ -372,6 +372,30 @@ func intKnob(name string, field func(*Schedule) *int, def, doc, source string, a
 	}
 }
 
+// ChunkLoop is Schedule.Chunk's resolved value for chunk=auto on the CPU engine: each loop
+// takes its own grain (64 to 16384 vertices), and a loop of under 1024 items runs on one worker.
+const ChunkLoop = -1
+
+func chunkKnob() Knob {
+	k := intKnob("chunk", func(s *Schedule) *int { return &s.Chunk }, "auto",
+		"CPU chunk size in vertices (auto: each loop its own grain, shown as loop)", "Indigo2", nil, cpuOnly)
+	get, set := k.get, k.set
+	k.get = func(s *Schedule) string {
+		if s.Chunk == ChunkLoop {
+			return "loop"
+		}
+		return get(s)
+	}
+	k.set = func(s *Schedule, v string) error {
+		if v == "loop" {
+			s.Chunk = ChunkLoop
+			return nil
+		}
+		return set(s, v)
+	}
+	return k
+}
+
 // BlockingOff is Schedule.Blocking's value for blocking=off. It differs from 0 (auto), so that
 // an engine that blocks by itself where it wins can still be told not to.
 const BlockingOff = -1
@@ -475,7 +499,7 @@ var knobs = []Knob{
 	enumKnob("relabel", relabelNames, func(s *Schedule) *Relabel { return &s.Relabel },
 		"triangle counting: renumber vertices by degree first (auto: sampled skew heuristic)", "GAPBS", []Algorithm{TC}, nil),
 	intKnob("workers", func(s *Schedule) *int { return &s.Workers }, "all", "CPU goroutines", "Indigo2", nil, cpuOnly),
-	intKnob("chunk", func(s *Schedule) *int { return &s.Chunk }, "auto", "CPU chunk size in vertices", "Indigo2", nil, cpuOnly),
+	chunkKnob(),
 	enumKnob("split", splitNames, func(s *Schedule) *Split { return &s.Split },
 		"CPU work split: blocked, cyclic, dynamic", "Indigo2", nil, cpuOnly),
 }
@@ -560,6 +584,37 @@ func (s Schedule) Relevant(a Algorithm, engineName string) string {
 		if k.AppliesTo(a, engineName) && s.knobInert(k.Name, a) == "" {
 			parts = append(parts, k.Name+"="+k.get(&s))
 		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Resolved returns, for a result's resolved schedule, the knobs that shaped the run and
+// their concrete values, in display order: Relevant's knobs less those the engine left auto
+// because nothing of them applies to how it ran (the serial reference engine has no load
+// balancing). direction=auto stays: it is the direction-optimizing mode itself.
+func (s Schedule) Resolved(a Algorithm, engineName string) []KnobValue {
+	var out []KnobValue
+	for _, k := range knobs {
+		if !k.AppliesTo(a, engineName) || s.knobInert(k.Name, a) != "" {
+			continue
+		}
+		v := k.get(&s)
+		if v == "auto" && k.Name != "direction" {
+			continue
+		}
+		out = append(out, KnobValue{k.Name, v})
+	}
+	return out
+}
+
+// KnobValue is a knob's name and value in text form.
+type KnobValue struct{ Name, Value string }
+
+// ResolvedText is Resolved as "name=value" separated by spaces.
+func (s Schedule) ResolvedText(a Algorithm, engineName string) string {
+	var parts []string
+	for _, kv := range s.Resolved(a, engineName) {
+		parts = append(parts, kv.Name+"="+kv.Value)
 	}
 	return strings.Join(parts, " ")
 }

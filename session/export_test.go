@@ -37,8 +37,8 @@ func checkResultJSON(t *testing.T, what string, m map[string]any) {
 		}
 	}
 	sc, _ := m["schedule"].(map[string]any)
-	if _, ok := sc["direction"]; !ok || len(sc) < 10 {
-		t.Errorf("%s: schedule is not every knob: %v", what, sc)
+	if _, ok := sc["direction"]; !ok || len(sc) < 5 || sc["split"] == "auto" || sc["chunk"] == "auto" {
+		t.Errorf("%s: schedule is not every knob that shaped the run, resolved: %v", what, sc)
 	}
 	// Numbers are JSON numbers: a resolved source, a worker count, the times and TEPS.
 	if w, ok := sc["workers"]; ok && w != "auto" {

@@ -118,7 +118,7 @@ func resultJSONOf(r *engine.Result, m measured) resultJSON {
 		Engine:    r.Engine,
 		Serial:    r.Engine == "ref",
 		Params:    numbers(r.ParamsShown()),
-		Schedule:  numbers(r.Schedule.Map()),
+		Schedule:  numbers(resolvedMap(r)),
 		Warmup:    m.warmup,
 		Sources:   m.srcs,
 		KernelMS:  ms(sm.KernelTime),
@@ -169,6 +169,15 @@ func text(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return fmt.Sprint(v)
+}
+
+// resolvedMap is the knobs that shaped r's run and their resolved values (engine.Schedule.Resolved).
+func resolvedMap(r *engine.Result) map[string]string {
+	m := map[string]string{}
+	for _, kv := range r.Schedule.Resolved(r.Algorithm, r.Engine) {
+		m[kv.Name] = kv.Value
+	}
+	return m
 }
 
 // srcID is the file's id of a result's source vertex.

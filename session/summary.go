@@ -51,7 +51,7 @@ func (s *Session) printSummary(it *resultItem) {
 			s.printf("  %s\n", l)
 		}
 	}
-	if sched := r.Schedule.Relevant(r.Algorithm, r.Engine); sched != "" {
+	if sched := r.Schedule.ResolvedText(r.Algorithm, r.Engine); sched != "" {
 		for _, l := range wrapWords("schedule: "+sched, s.lineWidth()-4) {
 			s.printf("  %s\n", s.paint(ansiDim, l))
 		}

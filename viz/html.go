@@ -235,13 +235,9 @@ func newRunSection(r *engine.Result, full bool) (runSection, error) {
 	}
 	sort.SliceStable(s.Summary.Rows[5:], func(i, j int) bool { return s.Summary.Rows[5+i][0] < s.Summary.Rows[5+j][0] })
 
-	s.Schedule.Headers = []string{"knob", "value", "applies"}
-	for _, k := range engine.Knobs() {
-		applies := ""
-		if k.AppliesTo(r.Algorithm, r.Engine) {
-			applies = "yes"
-		}
-		s.Schedule.Rows = append(s.Schedule.Rows, []string{k.Name, r.Schedule.Get(k.Name), applies})
+	s.Schedule.Headers = []string{"knob", "value"}
+	for _, kv := range r.Schedule.Resolved(r.Algorithm, r.Engine) {
+		s.Schedule.Rows = append(s.Schedule.Rows, []string{kv.Name, kv.Value})
 	}
 
 	if ks := traceSeries(r.Trace).kernels(); len(ks) > 0 {

@@ -67,6 +67,21 @@ func (r *Run) vertexLB() error {
 	}
 }
 
+// resolveCommon settles the knobs every CPU driver treats alike, for the result: workers hand
+// out pieces dynamically (split=dynamic) of each loop's own grain (chunk=loop), and take whole
+// vertices (lb=vertex).
+func resolveCommon(s *engine.Schedule, a engine.Algorithm) {
+	if s.Split == engine.SplitAuto {
+		s.Split = engine.Dynamic
+	}
+	if s.Chunk == 0 {
+		s.Chunk = engine.ChunkLoop
+	}
+	if k, ok := engine.LookupKnob("lb"); ok && k.AppliesTo(a, "cpu") && s.LB == engine.LBAuto {
+		s.LB = engine.LBVertex
+	}
+}
+
 // emit appends rec to the trace and streams it to the observer.
 func (r *Run) emit(rec engine.Record) {
 	r.Res.Trace.Records = append(r.Res.Trace.Records, rec)
@@ -102,5 +117,6 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 		return nil, err // a driver that noticed r.stopped() late still answers the cancellation
 	}
 	res.Finish(time.Since(start))
+	resolveCommon(&res.Schedule, req.Algorithm)
 	return res, nil
 }

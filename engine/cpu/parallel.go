@@ -73,7 +73,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		chunk = (chunk + align - 1) / align * align
 	}
 	workers := r.Workers
-	if workers > 1 && (n <= chunk && then == nil || n < serialBelow && r.Req.Schedule.Chunk == 0) {
+	if workers > 1 && (n <= chunk && then == nil || n < serialBelow && r.Req.Schedule.Chunk <= 0) {
 		workers = 1 // too little work to share
 	}
 	done := func(w int) {
