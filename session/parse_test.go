@@ -1,7 +1,11 @@
 package session
 
 import (
+	"context"
+	"fmt"
+	"runtime"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -138,5 +142,31 @@ func TestJoinLists(t *testing.T) {
 	want := []string{"direction=push,pull,auto", "engine=cpu", "as", "x"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q want %q", got, want)
+	}
+}
+
+// TestRepeatedKeyRefused: a key given twice is an error that names both values, not "last
+// wins", in every command that takes key=value.
+func TestRepeatedKeyRefused(t *testing.T) {
+	s, _ := newTest(t)
+	for _, line := range []string{"run bfs direction=push direction=pull", "set src=1 src=2", "gen g = kron scale=4 scale=5", "compare bfs direction=push,pull direction=auto"} {
+		err := s.Exec(context.Background(), line)
+		if err == nil || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("%q: got %v, want a refusal of the repeated key", line, err)
+		}
+	}
+	if err := s.Exec(context.Background(), "run bfs direction=push direction=pull"); err == nil || !strings.Contains(err.Error(), "direction given twice (direction=push, then direction=pull)") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestWorkersBeyondCores: more workers than cores is allowed, and said.
+func TestWorkersBeyondCores(t *testing.T) {
+	s, out := newTest(t)
+	n := fmt.Sprint(runtime.NumCPU() + 1)
+	mustContain(t, "run workers", do(t, s, out, "run bfs workers="+n), "workers="+n+" exceeds the "+fmt.Sprint(runtime.NumCPU())+" cores", "reached 4 of 5")
+	mustContain(t, "set workers", do(t, s, out, "set workers="+n), "exceeds the")
+	if got := do(t, s, out, "run bfs workers=1"); strings.Contains(got, "exceeds") {
+		t.Errorf("workers=1: %s", got)
 	}
 }

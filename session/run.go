@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -137,6 +138,14 @@ func (sp runSpec) engineParams() engine.Params {
 	return p
 }
 
+// noteWorkers says when the workers knob asks for more goroutines than the machine has cores:
+// allowed (oversubscription is a schedule to study), but the timing means something else.
+func (s *Session) noteWorkers(sc engine.Schedule) {
+	if cores := runtime.NumCPU(); sc.Workers > cores {
+		s.note("  %s\n", s.paint(ansiDim, fmt.Sprintf("workers=%d exceeds the %d cores of this machine: the goroutines take turns on them", sc.Workers, cores)))
+	}
+}
+
 // takesSrc reports whether alg has the src parameter.
 func takesSrc(alg engine.Algorithm) bool {
 	p, ok := engine.LookupParam("src")
@@ -170,6 +179,7 @@ func (s *Session) parseRun(cmd string, args []string) (runSpec, string, error) {
 	if err := s.apply(&sp, set); err != nil {
 		return sp, "", fmt.Errorf("%s %s: %v", cmd, alg, trimPkg(err))
 	}
+	s.noteWorkers(sp.sched)
 	return sp, as, nil
 }
 

@@ -56,6 +56,7 @@ func cmdSet(ec *execCtx) error {
 			return fmt.Errorf("set: %v", trimPkg(err))
 		}
 	}
+	s.noteWorkers(sched)
 	s.mu.Lock()
 	s.engineName, s.sched, s.params, s.live = engineName, sched, params, live
 	s.mu.Unlock()
