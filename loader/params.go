@@ -131,4 +131,3 @@ func didYouMean(s string, candidates []string) string {
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
 }
-

@@ -61,7 +61,7 @@ func (s *Session) candidates(prior []string, last string) []string {
 		alg, _ := engine.ParseAlgorithm(prior[1])
 		if k, v, ok := strings.Cut(last, "="); ok {
 			head := k + "="
-			vals := s.valuesOf(k)
+			vals := s.valuesFor(k, alg, lineEngine(prior))
 			if cmd != "run" {
 				if i := strings.LastIndexByte(v, ','); i >= 0 {
 					head += v[:i+1]
@@ -75,7 +75,7 @@ func (s *Session) candidates(prior []string, last string) []string {
 		return append(s.keysFor(alg), "as")
 	case "set":
 		if k, _, ok := strings.Cut(last, "="); ok {
-			return prefixAll(k+"=", s.valuesOf(k))
+			return prefixAll(k+"=", s.valuesFor(k, "", lineEngine(prior)))
 		}
 		keys := []string{"engine=", "live="}
 		for _, k := range engine.Knobs() {
@@ -209,6 +209,90 @@ func (s *Session) keysFor(alg engine.Algorithm) []string {
 		}
 	}
 	return append(out, "repeat=", "warmup=", "engine=", "graph=")
+}
+
+// lineEngine is the engine a command line names (engine=NAME), or "" for the session's.
+func lineEngine(words []string) string {
+	for _, w := range words {
+		if v, ok := strings.CutPrefix(strings.ToLower(w), "engine="); ok && !strings.Contains(v, ",") {
+			return v
+		}
+	}
+	return ""
+}
+
+// valuesFor lists the values of a key for a run of alg ("" for any) on the named engine (""
+// for the session's): a knob's values are those the engine's schedule space runs (the CPU
+// engine is not offered GPU load balancing), with auto.
+func (s *Session) valuesFor(key string, alg engine.Algorithm, engineName string) []string {
+	if engineName == "" {
+		engineName, _ = s.Settings()
+	}
+	k, ok := engine.LookupKnob(key)
+	if !ok || k.Values == nil {
+		return s.valuesOf(key)
+	}
+	e, err := engine.Open(engineName)
+	if err != nil {
+		return k.Values
+	}
+	sp, ok := e.(engine.Spacer)
+	if !ok {
+		return k.Values
+	}
+	union := func(algs []engine.Algorithm) []string {
+		var out []string
+		for _, a := range algs {
+			for _, sub := range sp.Space(a) {
+				for _, ax := range sub {
+					if ax.Knob == key {
+						for _, v := range ax.Values {
+							if !slices.Contains(out, v) {
+								out = append(out, v)
+							}
+						}
+					}
+				}
+			}
+		}
+		return out
+	}
+	var vals []string
+	if alg != "" {
+		vals = union([]engine.Algorithm{alg})
+	}
+	if len(vals) == 0 {
+		vals = union(engine.Algorithms())
+	}
+	if len(vals) == 0 {
+		return k.Values
+	}
+	// The values in the knob's own order, auto first.
+	var out []string
+	for _, v := range k.Values {
+		if v == "auto" || slices.Contains(vals, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// CompletionNames is how a list of completions shows: paths by their last element (a
+// directory keeps its /), everything else as it is.
+func CompletionNames(cands []string) []string {
+	out := make([]string, len(cands))
+	for i, c := range cands {
+		_, v, ok := strings.Cut(c, "=")
+		if !ok {
+			v = c
+		}
+		if j := strings.LastIndexByte(strings.TrimSuffix(v, "/"), '/'); j >= 0 {
+			out[i] = v[j+1:]
+		} else {
+			out[i] = c
+		}
+	}
+	return out
 }
 
 // valuesOf lists the values of a key.

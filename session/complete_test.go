@@ -33,6 +33,10 @@ func TestComplete(t *testing.T) {
 		{line: "compare bfs direction=push,p", exactly: []string{"direction=push,pull"}},
 		{line: "set eng", exactly: []string{"engine="}},
 		{line: "set split=", has: []string{"split=blocked", "split=dynamic"}},
+		// The CPU engine (the session's) is offered its own load balancing only.
+		{line: "run bfs lb=", has: []string{"lb=auto", "lb=vertex"}, hasNot: []string{"lb=warp", "lb=cta", "lb=twc"}},
+		{line: "run bfs engine=cpu lb=", hasNot: []string{"lb=thread", "lb=warp"}},
+		{line: "set lb=", has: []string{"lb=vertex"}, hasNot: []string{"lb=warp"}},
 		{line: "use ", exactly: []string{"p"}},
 		{line: "verify ", exactly: []string{"b1", "last"}},
 		{line: "export b1 ", exactly: []string{"values", "trace", "json"}},
@@ -78,5 +82,14 @@ func TestCompleterSuffixes(t *testing.T) {
 	got, n = c.Do([]rune("ru"), 2)
 	if n != 2 || len(got) != 1 || string(got[0]) != "n " {
 		t.Errorf("got %q, %d", got, n)
+	}
+}
+
+// TestCompletionNames: a list of file completions shows names, not full paths.
+func TestCompletionNames(t *testing.T) {
+	got := CompletionNames([]string{"/work/shared/data/NY.gr", "/work/shared/data/sub/", "load=x/y.el", "lb=vertex", "run"})
+	want := []string{"NY.gr", "sub/", "y.el", "lb=vertex", "run"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -3,8 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )

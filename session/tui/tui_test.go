@@ -312,3 +312,14 @@ func TestSchedulePanelOneSetLinePerKnob(t *testing.T) {
 		t.Errorf("direction %s, want pull", sched.Direction)
 	}
 }
+
+// TestFitNames: completions fit one line and say how many did not.
+func TestFitNames(t *testing.T) {
+	names := []string{"aaaa", "bbbb", "cccc", "dddd", "eeee"}
+	if got, want := fitNames(names, 100), "aaaa  bbbb  cccc  dddd  eeee"; got != want {
+		t.Errorf("wide: %q, want %q", got, want)
+	}
+	if got, want := fitNames(names, 24), "aaaa  bbbb  … 3 more"; got != want {
+		t.Errorf("narrow: %q, want %q", got, want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/session"
 	"github.com/gworkbench/gworkbench/viz"
 )
 
@@ -161,13 +162,37 @@ func (m *model) statusView() string {
 	}
 	switch {
 	case len(m.completions) > 0:
-		parts = append(parts, dimStyle.Render(strings.Join(m.completions, "  ")))
+		parts = append(parts, dimStyle.Render(fitNames(session.CompletionNames(m.completions), m.width-2)))
 	case m.status != "":
 		parts = append(parts, keyStyle.Render(m.status))
 	case !m.running:
 		parts = append(parts, dimStyle.Render("Enter runs · Tab completes · ↑↓ history · PgUp/PgDn scroll · Ctrl+S schedule · ? keys · q quits"))
 	}
 	return block(strings.Join(parts, "  "), m.width, 1)
+}
+
+// fitNames lists names separated by two spaces in at most width columns, ending with how many
+// did not fit.
+func fitNames(names []string, width int) string {
+	var b strings.Builder
+	more := func(k int) string { return fmt.Sprintf("  … %d more", k) }
+	for i, n := range names {
+		need := b.Len() + len(n)
+		if b.Len() > 0 {
+			need += 2
+		}
+		if rest := len(names) - i - 1; rest > 0 {
+			need += len(more(rest))
+		}
+		if need > width && b.Len() > 0 {
+			return b.String() + more(len(names)-i)
+		}
+		if b.Len() > 0 {
+			b.WriteString("  ")
+		}
+		b.WriteString(n)
+	}
+	return b.String()
 }
 
 // liveView is the live panel: what the run is doing now, and its frontier chart.
