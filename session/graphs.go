@@ -130,14 +130,26 @@ func genGraph(ec *execCtx) (string, *graph.CSR, string, error) {
 // optionMap collects the k=v options of load or gen, refusing a key given twice (the second
 // would silently win).
 func optionMap(cmd string, pairs []kv) (map[string]string, error) {
+	if err := givenOnce(pairs); err != nil {
+		return nil, fmt.Errorf("%s: %v", cmd, err)
+	}
 	m := map[string]string{}
 	for _, p := range pairs {
-		if old, dup := m[p.Key]; dup {
-			return nil, fmt.Errorf("%s: %s is given twice (%s=%s and %s=%s)", cmd, p.Key, p.Key, old, p.Key, p.Value)
-		}
 		m[p.Key] = p.Value
 	}
 	return m, nil
+}
+
+// givenOnce refuses a key given twice: the second would silently win.
+func givenOnce(pairs []kv) error {
+	for i, p := range pairs {
+		for _, q := range pairs[:i] {
+			if q.Key == p.Key {
+				return fmt.Errorf("%s is given twice (%s=%s and %s=%s): give it once", p.Key, p.Key, q.Value, p.Key, p.Value)
+			}
+		}
+	}
+	return nil
 }
 
 // addGraphNoting adds a graph made by load or gen and prints its line.

@@ -138,11 +138,6 @@ func splitArgs(args []string) (pairs []kv, bare []string, as string, err error) 
 			if v == "" {
 				return nil, nil, "", fmt.Errorf("%s=: missing value", k)
 			}
-			for _, p := range pairs {
-				if p.Key == k {
-					return nil, nil, "", fmt.Errorf("%s given twice (%s=%s, then %s=%s): give it once", k, k, p.Value, k, v)
-				}
-			}
 			pairs = append(pairs, kv{k, v})
 			continue
 		}

@@ -155,7 +155,7 @@ func TestRepeatedKeyRefused(t *testing.T) {
 			t.Errorf("%q: got %v, want a refusal of the repeated key", line, err)
 		}
 	}
-	if err := s.Exec(context.Background(), "run bfs direction=push direction=pull"); err == nil || !strings.Contains(err.Error(), "direction given twice (direction=push, then direction=pull)") {
+	if err := s.Exec(context.Background(), "run bfs direction=push direction=pull"); err == nil || !strings.Contains(err.Error(), "run bfs: direction is given twice (direction=push and direction=pull): give it once") {
 		t.Errorf("got %v", err)
 	}
 }

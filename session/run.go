@@ -168,6 +168,9 @@ func (s *Session) parseRun(cmd string, args []string) (runSpec, string, error) {
 	if len(bare) > 0 {
 		return runSpec{}, "", fmt.Errorf("%s: %q: want key=value (or `as NAME` at the end)", cmd, bare[0])
 	}
+	if err := givenOnce(pairs); err != nil {
+		return runSpec{}, "", fmt.Errorf("%s %s: %v", cmd, alg, err)
+	}
 	sp, err := s.baseSpec(alg)
 	if err != nil {
 		return sp, "", fmt.Errorf("%s: %v", cmd, err)

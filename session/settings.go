@@ -47,6 +47,9 @@ func cmdSet(ec *execCtx) error {
 		}
 		return fmt.Errorf("set: want KNOB=VALUE ..., got %s (knobs lists the knobs)", w)
 	}
+	if err := givenOnce(pairs); err != nil {
+		return fmt.Errorf("set: %v", err)
+	}
 	s := ec.s
 	s.mu.Lock()
 	engineName, sched, params, live := s.engineName, s.sched, s.params, s.live
