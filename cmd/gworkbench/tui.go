@@ -23,7 +23,8 @@ func runTUI(c config, opts session.Options, stderr io.Writer) (code int, ok bool
 			fmt.Fprintf(stderr, "gworkbench: the demo graph: %v\n", err)
 		}
 	}
-	if err := tui.Run(context.Background(), s, tui.WithFeed(feed)); err != nil {
+	hist := tui.WithHistory(session.HistoryPath(opts.StateDir)) // the REPL's history file
+	if err := tui.Run(context.Background(), s, tui.WithFeed(feed), hist); err != nil {
 		fmt.Fprintf(stderr, "gworkbench: %v\n", err)
 		return exitFailed, true
 	}

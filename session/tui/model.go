@@ -60,6 +60,7 @@ type model struct {
 
 	input       textinput.Model
 	history     []string
+	histFile    string // where the history is kept, shared with the line REPL; "" none
 	histPos     int    // index into history while browsing; len(history) when not
 	draft       string // what was typed before browsing history
 	completions []string
@@ -211,6 +212,7 @@ func (m *model) submit(line string) tea.Cmd {
 	}
 	if len(m.history) == 0 || m.history[len(m.history)-1] != line {
 		m.history = append(m.history, line)
+		m.saveHistory(line)
 	}
 	m.histPos = len(m.history)
 	m.completions = nil

@@ -13,9 +13,14 @@ import (
 type Option func(*runConfig)
 
 type runConfig struct {
-	feed    *Feed
-	program []tea.ProgramOption
+	feed     *Feed
+	program  []tea.ProgramOption
+	histFile string
 }
+
+// WithHistory keeps the command history in path, the file the line REPL keeps it in
+// (session.HistoryPath): read at start, each command appended as it is run. "" keeps none.
+func WithHistory(path string) Option { return func(c *runConfig) { c.histFile = path } }
 
 // WithFeed connects the TUI to the feed the session was created with (see Feed.Options).
 func WithFeed(f *Feed) Option { return func(c *runConfig) { c.feed = f } }
@@ -38,6 +43,7 @@ func run(ctx context.Context, s Session, opts ...Option) error {
 		o(&c)
 	}
 	m := newModel(ctx, s, c.feed)
+	m.loadHistory(c.histFile)
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, c.program...)...)
 	_, err := p.Run()
 	if m.cancel != nil {

@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// TestHistorySurvivesRestart: the TUI reads the history file the REPL writes, ↑ brings back a
+// command of an earlier session, and a command typed in the TUI is there after a restart.
+func TestHistorySurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gworkbench", "history")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("run bfs\nrun sssp delta=8\n"), 0o600) // as the REPL left it
+	open := func() *teatest.TestModel {
+		feed := NewFeed()
+		m := newModel(context.Background(), newFake(feed), feed)
+		m.now = func() time.Time { return fixedNow }
+		m.loadHistory(path)
+		tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(termW, termH),
+			teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+		return tm
+	}
+	tm := open()
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	screen(t, tm, "the REPL's last command", inputIs("› run sssp delta=8"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	screen(t, tm, "the one before", inputIs("› run bfs"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	typeLine(tm, "echo typed in the tui")
+	screen(t, tm, "the echo", has("typed in the tui"))
+	tm.Quit()
+	data, _ := os.ReadFile(path)
+	if !strings.HasSuffix(string(data), "run sssp delta=8\necho typed in the tui\n") {
+		t.Errorf("history file:\n%s", data)
+	}
+	tm = open()
+	defer tm.Quit()
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+	screen(t, tm, "the TUI's command after a restart", inputIs("› echo typed in the tui"))
+}
