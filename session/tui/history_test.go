@@ -47,3 +47,24 @@ func TestHistorySurvivesRestart(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
 	screen(t, tm, "the TUI's command after a restart", inputIs("› echo typed in the tui"))
 }
+
+// TestZoomHideAndPager: Ctrl+O gives the output the whole screen, Ctrl+G hides the side panel,
+// Ctrl+P opens the last command's output in the pager, and a scrolled-up output says where
+// it is.
+func TestZoomHideAndPager(t *testing.T) {
+	tm, _ := start(t, newFake)
+	typeLine(tm, "flood 200")
+	screen(t, tm, "the flood", func(s string) bool { return has("line 199")(s) && idle(s) })
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	screen(t, tm, "the scroll position", has("↑ lines "))
+	tm.Send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	screen(t, tm, "the zoomed output", func(s string) bool { return !has("Graphs")(s) })
+	tm.Send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	screen(t, tm, "the side panel back", has("Graphs"))
+	tm.Send(tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl})
+	screen(t, tm, "the side panel hidden", func(s string) bool { return !has("Graphs")(s) })
+	tm.Send(tea.KeyPressMsg{Code: 'p', Mod: tea.ModCtrl})
+	screen(t, tm, "the pager", has("output of flood 200"))
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	screen(t, tm, "the pager closed", func(s string) bool { return !has("output of flood")(s) })
+}

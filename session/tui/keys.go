@@ -13,6 +13,9 @@ var keyHelp = [][2]string{
 	{"↑ / ↓", "previous / next command in the history"},
 	{"PgUp / PgDn", "scroll the output"},
 	{"Ctrl+T", "live panel: frontier chart / time per iteration and per kernel"},
+	{"Ctrl+O or F3", "zoom the output: the whole screen, without the side and live panels (again: back)"},
+	{"Ctrl+G or F4", "hide / show the side panel"},
+	{"Ctrl+P or F5", "the last command's output in a full-screen pager (unwrapped; ←→ scroll)"},
 	{"Ctrl+S or F2", "open / close the schedule panel"},
 	{"  ↑ ↓", "  pick a knob"},
 	{"  ← →", "  change its value (dimmed values are invalid here; the reason is shown)"},
@@ -59,6 +62,27 @@ func (m *model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+t":
 		m.timeChart = !m.timeChart
+		return nil
+	case "ctrl+o", "f3":
+		m.zoom = !m.zoom
+		m.layout()
+		return nil
+	case "ctrl+g", "f4":
+		m.hideSide = !m.hideSide
+		m.layout()
+		return nil
+	case "ctrl+p", "f5":
+		if m.state == statePager {
+			m.state = stateInput
+			m.layout()
+			return nil
+		}
+		body := strings.TrimRight(m.cmdOut.String(), "\n")
+		title := "output of " + m.lastLine
+		if body == "" {
+			body, title = strings.Join(m.transcript, "\n"), "the whole output"
+		}
+		m.openPager(title, body)
 		return nil
 	case "ctrl+l":
 		m.transcript = nil

@@ -76,12 +76,15 @@ type model struct {
 
 	running     bool
 	runningLine string
+	lastLine    string // the last command run, for the pager's title
 	execStarted time.Time
 	cancel      context.CancelFunc
 	cancelled   bool
 
 	live      liveRun
 	timeChart bool // the live panel shows time per iteration instead of the frontier
+	zoom      bool // the output fills the screen: no side panel, no live panel (Ctrl+O)
+	hideSide  bool // the side panel is hidden (Ctrl+B)
 	sched     schedPanel
 	graphs    []session.GraphEntry
 	results   []session.ResultEntry
@@ -228,6 +231,7 @@ func (m *model) submit(line string) tea.Cmd {
 	m.out.GotoBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.running, m.runningLine, m.cancel, m.cancelled = true, line, cancel, false
+	m.lastLine = line
 	m.execStarted = m.now()
 	m.live.runs = 0
 	s, feed := m.s, m.feed

@@ -28,6 +28,8 @@ func (m *model) geometry() geometry {
 	switch {
 	case m.state == stateSchedule:
 		g.sideW = min(max(m.width*2/5, 36), 60, m.width-20)
+	case m.zoom || m.hideSide:
+		g.sideW = 0
 	case m.width >= 100:
 		g.sideW = 30
 	case m.width >= 72:
@@ -36,7 +38,7 @@ func (m *model) geometry() geometry {
 	g.sideW = max(g.sideW, 0)
 	g.showSide = g.sideW > 0
 	g.mainW = m.width - g.sideW
-	if !m.live.started.IsZero() && m.state != statePager {
+	if !m.live.started.IsZero() && m.state != statePager && !m.zoom {
 		g.live = true
 		switch {
 		case g.bodyH >= 20:
@@ -160,6 +162,9 @@ func (m *model) statusView() string {
 		run += dimStyle.Render(" · " + viz.Duration(m.now().Sub(m.execStarted).Round(100*time.Millisecond)))
 		parts = append(parts, run+dimStyle.Render(" · Ctrl+C cancels"))
 	}
+	if !m.following() && m.state == stateInput {
+		parts = append(parts, keyStyle.Render(m.scrollPosition()))
+	}
 	switch {
 	case len(m.completions) > 0:
 		parts = append(parts, dimStyle.Render(fitNames(session.CompletionNames(m.completions), m.width-2)))
@@ -169,6 +174,14 @@ func (m *model) statusView() string {
 		parts = append(parts, dimStyle.Render("Enter runs · Tab completes · ↑↓ history · PgUp/PgDn scroll · Ctrl+S schedule · ? keys · q quits"))
 	}
 	return block(strings.Join(parts, "  "), m.width, 1)
+}
+
+// scrollPosition says where the output view is when it does not show the end.
+func (m *model) scrollPosition() string {
+	n := m.out.TotalLineCount()
+	top := m.out.YOffset() + 1
+	bottom := min(top+m.out.Height()-1, n)
+	return fmt.Sprintf("↑ lines %d–%d of %d (%d%%) · PgDn scrolls on", top, bottom, n, int(m.out.ScrollPercent()*100))
 }
 
 // fitNames lists names separated by two spaces in at most width columns, ending with how many
