@@ -69,13 +69,16 @@ func (r *Run) vertexLB() error {
 
 // resolveCommon settles the knobs every CPU driver treats alike, for the result: workers hand
 // out pieces dynamically (split=dynamic) of each loop's own grain (chunk=loop), and take whole
-// vertices (lb=vertex).
+// vertices (lb=vertex); sssp's buckets are queues. The result stays a schedule Validate takes.
 func resolveCommon(s *engine.Schedule, a engine.Algorithm) {
 	if s.Split == engine.SplitAuto {
 		s.Split = engine.Dynamic
 	}
-	if s.Chunk == 0 {
+	if s.Chunk == 0 && s.Split != engine.Blocked { // a blocked split has no chunks
 		s.Chunk = engine.ChunkLoop
+	}
+	if a == engine.SSSP && s.Frontier == engine.FrontierAuto && s.Driven != engine.Topology {
+		s.Frontier = engine.Queue // the buckets are per-worker queues
 	}
 	if k, ok := engine.LookupKnob("lb"); ok && k.AppliesTo(a, "cpu") && s.LB == engine.LBAuto {
 		s.LB = engine.LBVertex

@@ -87,7 +87,6 @@ func runSSSP(ctx context.Context, r *Run) error {
 	if s.Frontier != engine.FrontierAuto && s.Frontier != engine.Queue {
 		return fmt.Errorf("cpu: sssp frontier=%s: the CPU SSSP keeps its buckets as per-worker queues (frontier=queue): %w", s.Frontier, engine.ErrUnsupported)
 	}
-	s.Frontier = engine.Queue
 	if s.Direction == engine.DirAuto {
 		s.Direction = engine.Push
 	}
