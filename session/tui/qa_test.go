@@ -153,7 +153,7 @@ func TestScheduleValueWindow(t *testing.T) {
 	for range 9 {
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
 	}
-	s = screen(t, tm, "delta=256", has("set delta=256"))
+	s = screen(t, tm, "delta=256", has("this panel only: delta=256"))
 	if r := row(s); !strings.Contains(r, "256") || !strings.Contains(r, "‹") || strings.Contains(r, "…") {
 		t.Errorf("the end of the list: %q, want 256 in view after a ‹", r)
 	}

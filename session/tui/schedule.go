@@ -14,8 +14,10 @@ import (
 )
 
 // schedPanel lists the knobs that apply to the current algorithm on the current engine.
-// It reads the session's settings each time it is shown or a command finishes, so a typed
-// `set` and the panel never disagree.
+// It starts from the session's settings, and follows them (a typed `set`) until a knob is
+// changed in the panel: from then on it holds its own schedule, which Enter runs with (the
+// knobs on the run line, the session's defaults untouched) and d makes the session's
+// defaults (a visible `set` line).
 type schedPanel struct {
 	alg        engine.Algorithm // the algorithm whose knobs are listed and that Enter runs
 	lastSeen   engine.Algorithm // the session's last algorithm when alg was last set from it
@@ -23,6 +25,9 @@ type schedPanel struct {
 	sched      engine.Schedule
 	rows       []schedRow
 	cursor     int
+	edited     bool            // the panel's schedule differs from the session's on purpose
+	defEngine  string          // the session's engine and schedule, to say what differs
+	defSched   engine.Schedule //
 }
 
 type schedRow struct {
@@ -48,7 +53,10 @@ type getter interface {
 }
 
 func (p *schedPanel) load(s getter) {
-	p.engineName, p.sched = s.Settings()
+	p.defEngine, p.defSched = s.Settings()
+	if !p.edited {
+		p.engineName, p.sched = p.defEngine, p.defSched
+	}
 	// Follow the session's last algorithm, unless the panel picked another since.
 	if last := s.LastAlgorithm(); last != p.lastSeen || p.alg == "" {
 		p.alg, p.lastSeen = last, last
@@ -204,7 +212,20 @@ func (m *model) scheduleKey(key string) tea.Cmd {
 	case "enter":
 		m.state = stateInput
 		m.layout()
-		return m.submit("run " + string(p.alg))
+		return m.submit(strings.Join(append([]string{"run", string(p.alg)}, p.diff()...), " "))
+	case "d":
+		// Make the panel's schedule the session's defaults, as a visible set line.
+		d := p.diff()
+		if len(d) == 0 {
+			m.status = "the panel's schedule is already the session's defaults"
+			return nil
+		}
+		if m.running {
+			m.status = "a command is running: wait for it, then d sets the defaults"
+			return nil
+		}
+		p.edited = false
+		return m.submit("set " + strings.Join(d, " "))
 	case "?":
 		m.state = stateHelp
 		m.layout()
@@ -245,28 +266,41 @@ func (m *model) stepKnob(dir int) {
 		m.refresh()
 		return
 	}
-	if err := m.s.Set(r.name, setValue(r.name, v)); err != nil {
+	if r.name == "engine" {
+		p.engineName = v
+	} else if err := p.sched.Set(r.name, setValue(r.name, v)); err != nil {
 		m.status = err.Error()
 		return
 	}
-	line := dimStyle.Render(fmt.Sprintf("set %s=%s", r.name, v))
-	if n := len(m.transcript); n >= 2 && m.transcript[n-1] == "" && strings.HasPrefix(ansi.Strip(m.transcript[n-2]), "set "+r.name+"=") {
-		// Stepping through a knob's values says the value it ends on, not every step.
-		follow := m.following()
-		m.transcript[n-2] = line
-		m.syncOut(follow)
+	p.edited = true
+	p.load(m.s)
+	if d := p.diff(); len(d) > 0 {
+		m.status = "panel: " + strings.Join(d, " ") + " · Enter runs with it · d makes it the default"
 	} else {
-		m.endLine()
-		m.appendOutput(line + "\n")
+		p.edited = false
+		m.status = "panel: the session's defaults"
 	}
-	m.refresh()
+}
+
+// diff lists the panel's engine and knobs that differ from the session's, as k=v words.
+func (p *schedPanel) diff() []string {
+	var out []string
+	if p.engineName != p.defEngine {
+		out = append(out, "engine="+p.engineName)
+	}
+	for _, k := range engine.Knobs() {
+		if v := p.sched.Get(k.Name); v != p.defSched.Get(k.Name) {
+			out = append(out, k.Name+"="+setValue(k.Name, v))
+		}
+	}
+	return out
 }
 
 // view renders the panel in w x h cells.
 func (p *schedPanel) view(w, h int, running bool) string {
 	var b strings.Builder
 	b.WriteString(panelTitle.Render(fmt.Sprintf("schedule · %s on %s", p.alg, p.engineName)) + "\n")
-	hint := "↑↓ knob ←→ value Enter run Esc close"
+	hint := "↑↓ knob ←→ value Enter run d default Esc close"
 	if running {
 		hint = "↑↓ knob ←→ value (running) Esc close"
 	}
@@ -310,6 +344,9 @@ func (p *schedPanel) view(w, h int, running bool) string {
 	// The schedule's state, the selected knob's doc, and why its dimmed values are invalid
 	// (values refused for the same reason share one line).
 	var notes []string
+	if d := p.diff(); len(d) > 0 {
+		notes = append(notes, keyStyle.Render("this panel only: "+strings.Join(d, " ")+" (d: make it the default)"))
+	}
 	if err := p.sched.Validate(p.alg, p.engineName); err != nil {
 		notes = append(notes, errStyle.Render("⚠ "+err.Error()))
 	} else if !session.InSpace(p.engineName, p.alg, p.sched) {

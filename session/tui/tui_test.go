@@ -151,16 +151,28 @@ func TestScreenSchedule(t *testing.T) {
 	screen(t, tm, "the run", hasIdle("bfs1: 7 iterations"))
 	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	screen(t, tm, "the panel", has("schedule · bfs on cpu"))
-	// Down past algorithm and engine to direction, right to push: the session gets the
-	// setting and the panel shows it.
+	// Down past algorithm and engine to direction, right to push: the panel holds it, the
+	// session's defaults do not change.
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
-	s := screen(t, tm, "direction=push", hasIdle("set direction=push"))
-	if _, sched := f.Settings(); sched.Direction.String() != "push" {
-		t.Errorf("the panel did not set direction: %s", sched.Direction)
+	s := screen(t, tm, "direction=push", hasIdle("this panel only: direction=push"))
+	if _, sched := f.Settings(); sched.Direction.String() != "auto" {
+		t.Errorf("the panel changed the session's direction: %s", sched.Direction)
 	}
 	checkScreen(t, s)
+	// Enter runs with the panel's schedule on the run line; the defaults stay.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	screen(t, tm, "the run with the panel's schedule", func(s string) bool { return has("bfs2: 7 iterations")(s) && idle(s) })
+	if _, sched := f.Settings(); sched.Direction.String() != "auto" {
+		t.Errorf("Enter changed the session's direction: %s", sched.Direction)
+	}
+	// d makes it the default, with a visible set line.
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyF2})
+	screen(t, tm, "the panel again", has("this panel only: direction=push"))
+	tm.Type("d")
+	screen(t, tm, "the set line", has("› set direction=push"))
+	screen(t, tm, "the default set", func(string) bool { _, sc := f.Settings(); return sc.Direction.String() == "push" })
 }
 
 func TestScreenPanelFollowsTypedSet(t *testing.T) {
@@ -292,8 +304,8 @@ func TestScreenSmall(t *testing.T) {
 	golden.RequireEqual(t, s)
 }
 
-// Stepping through a knob's values in the panel leaves one `set` line, with the value it
-// ends on, not one line per key press.
+// Stepping through a knob's values in the panel changes the panel's schedule only, and d
+// leaves one `set` line with the value it ends on.
 func TestSchedulePanelOneSetLinePerKnob(t *testing.T) {
 	tm, f := start(t, newFake)
 	typeLine(tm, "run bfs")
@@ -304,13 +316,13 @@ func TestSchedulePanelOneSetLinePerKnob(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
-	s := ansi.Strip(screen(t, tm, "direction=pull", has("set direction=pull")))
+	screen(t, tm, "direction=pull", has("this panel only: direction=pull"))
+	tm.Type("d")
+	s := ansi.Strip(screen(t, tm, "the set line", has("set direction=pull")))
 	if strings.Contains(s, "set direction=push") {
 		t.Errorf("every step left a line:\n%s", s)
 	}
-	if _, sched := f.Settings(); sched.Direction.String() != "pull" {
-		t.Errorf("direction %s, want pull", sched.Direction)
-	}
+	screen(t, tm, "the default", func(string) bool { _, sc := f.Settings(); return sc.Direction.String() == "pull" })
 }
 
 // TestFitNames: completions fit one line and say how many did not.

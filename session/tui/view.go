@@ -138,7 +138,7 @@ func block(s string, w, h int) string {
 }
 
 func (m *model) headerView() string {
-	eng, sched := m.sched.engineName, m.sched.sched
+	eng, sched := m.sched.defEngine, m.sched.defSched // the session's defaults, not the panel's
 	left := " gworkbench"
 	for _, gr := range m.graphs {
 		if gr.Current && gr.G != nil {
