@@ -56,6 +56,14 @@ func (v verdict) String() string {
 	return fmt.Sprintf("%sx %s (%s)", fmtRatio(v.Ratio), v.Word, iv)
 }
 
+// interval is the speed-up and its interval: "1.31x, interval 0.91-1.80".
+func (v verdict) interval() string {
+	if !v.bounded() {
+		return fmt.Sprintf("%sx, too few runs to bound it", fmtRatio(v.Ratio))
+	}
+	return fmt.Sprintf("%sx, interval %s-%s", fmtRatio(v.Ratio), fmtRatio(v.Lo), fmtRatio(v.Hi))
+}
+
 func fmtRatio(x float64) string {
 	switch {
 	case x >= 100:
@@ -157,7 +165,7 @@ func (c *comparison) best() (int, string) {
 	}
 	if second != base {
 		if v, err := c.versus(first, second); err != nil || v.Word != verdictFaster {
-			return -1, fmt.Sprintf("best: none; %s and the runner-up %s are the same within noise (%s)", id(first), id(second), v)
+			return -1, fmt.Sprintf("best: none; %s is not faster than the runner-up %s beyond noise (%s)", id(first), id(second), v.interval())
 		}
 	}
 	v := c.rows[first].verdict
