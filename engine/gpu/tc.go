@@ -68,7 +68,7 @@ var _ [unsafe.Sizeof(tcArgs{}) - 112]byte
 // vertex-parallel merge, hash and binary search on kron and urand), order=degree when GAPBS's
 // sampled heuristic finds the degrees skewed (else id), and relabel=on where the order is
 // degree and the degrees are skewed. On a directed graph the heuristic reads the underlying
-// undirected graph, which it builds here on the host and keeps for the run (r.tc).
+// undirected graph (the graph's cached undirected view), which the run then uploads (r.tc).
 func resolveTC(r *run, s *engine.Schedule) error {
 	if s.Intersect == engine.IntersectAuto {
 		s.Intersect = engine.IntersectMerge
