@@ -22,7 +22,8 @@ import (
 // mst.go); what several share lives in files named for what it does: traversal.go (the
 // traversals' values, switches and worklist knobs), frontier.go (worklists and the advance
 // step), fused.go and fused_sweeps.go (the cooperative loops), launch.go (kernel launches and
-// their timing), run.go (the run's buffers and counters).
+// their timing), run.go (the run's buffers and counters), args.go (the kernels' argument
+// block), devgraph.go (the graphs' cached device copies).
 type driver struct {
 	resolve func(r *run, s *engine.Schedule) error
 	prepare func(r *run) error
