@@ -51,10 +51,10 @@ var fourAlgsBench = map[engine.Algorithm][]string{
 // cpuWant caches the CPU engine's result per graph and algorithm, the check after each loop.
 var cpuWant sync.Map
 
-func BenchmarkTC(b *testing.B) { benchAlgos4(b, engine.TC) }
-func BenchmarkBC(b *testing.B) { benchAlgos4(b, engine.BC) }
+func BenchmarkTC(b *testing.B) { benchFourAlgs(b, engine.TC) }
+func BenchmarkBC(b *testing.B) { benchFourAlgs(b, engine.BC) }
 
-func benchAlgos4(b *testing.B, a engine.Algorithm) {
+func benchFourAlgs(b *testing.B, a engine.Algorithm) {
 	e := openGPU(b)
 	for _, bg := range fourAlgsGraphs {
 		for _, ss := range fourAlgsBench[a] {

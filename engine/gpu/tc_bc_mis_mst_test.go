@@ -17,7 +17,7 @@ import (
 // engine/ref on the conformance matrix (plus the hub graphs of gpu_test.go) under every
 // schedule they implement. Run them alone with -test.run 'TC|BC|MIS|MST'.
 
-// fourAlgsSchedules lists the schedules each algorithm runs, in the knobs' text form.
+// fourAlgsSchedules lists the schedules each of the four (TC, BC, MIS, MST) runs, in the knobs' text form.
 var fourAlgsSchedules = map[engine.Algorithm][]string{
 	engine.TC: tcSchedules(),
 	engine.BC: {"", "direction=push", "direction=pull", "driven=topology", "direction=push driven=topology",
@@ -64,21 +64,21 @@ func fourAlgsCases(t *testing.T) []enginetest.Case {
 	return append(cs, enginetest.Case{Name: "hub", G: hub(t, false)}, enginetest.Case{Name: "hub-directed", G: hub(t, true)})
 }
 
-// runAlgos4 runs algorithm a on every case under every schedule (and extra params) and checks
+// runFourAlgs runs algorithm a on every case under every schedule (and extra params) and checks
 // the result against engine/ref, the trace's streaming, and the kernels' timing records.
-func runAlgos4(t *testing.T, a engine.Algorithm, params []engine.Params) {
+func runFourAlgs(t *testing.T, a engine.Algorithm, params []engine.Params) {
 	e := openGPU(t)
 	ref, err := engine.Open("ref")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range fourAlgsCases(t) {
-		t.Run(c.Name, func(t *testing.T) { runAlgos4Case(t, e, ref, c, a, params) })
+		t.Run(c.Name, func(t *testing.T) { runFourAlgsCase(t, e, ref, c, a, params) })
 	}
 }
 
-// runAlgos4Case checks one graph of the matrix.
-func runAlgos4Case(t *testing.T, e, ref engine.Engine, c enginetest.Case, a engine.Algorithm, params []engine.Params) {
+// runFourAlgsCase checks one graph of the matrix.
+func runFourAlgsCase(t *testing.T, e, ref engine.Engine, c enginetest.Case, a engine.Algorithm, params []engine.Params) {
 	for _, p := range params {
 		if a == engine.BC && p.Sources < 0 && (c.G.NumVertices() > 2000 || testing.Short() && c.G.NumVertices() > 320) {
 			continue // all sources: the small graphs (-short: the smallest)
@@ -138,7 +138,7 @@ func checkKernels(t *testing.T, name string, a engine.Algorithm, res *engine.Res
 	}
 }
 
-func TestTC(t *testing.T) { runAlgos4(t, engine.TC, []engine.Params{engine.DefaultParams()}) }
+func TestTC(t *testing.T) { runFourAlgs(t, engine.TC, []engine.Params{engine.DefaultParams()}) }
 
 func TestBC(t *testing.T) {
 	single := engine.DefaultParams()
@@ -146,17 +146,17 @@ func TestBC(t *testing.T) {
 	sampled.Sources, sampled.Seed = 5, 3
 	all := single
 	all.Sources = -1
-	runAlgos4(t, engine.BC, []engine.Params{single, sampled, all})
+	runFourAlgs(t, engine.BC, []engine.Params{single, sampled, all})
 }
 
 func TestMIS(t *testing.T) {
 	p1 := engine.DefaultParams()
 	p7 := p1
 	p7.Seed = 7
-	runAlgos4(t, engine.MIS, []engine.Params{p1, p7})
+	runFourAlgs(t, engine.MIS, []engine.Params{p1, p7})
 }
 
-func TestMST(t *testing.T) { runAlgos4(t, engine.MST, []engine.Params{engine.DefaultParams()}) }
+func TestMST(t *testing.T) { runFourAlgs(t, engine.MST, []engine.Params{engine.DefaultParams()}) }
 
 // TestTCVertexLB runs lb=vertex by name (auto is lb=edge), and checks that the traversals
 // refuse it.
@@ -208,10 +208,10 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 	}
 }
 
-// TestConformanceAlgos4 runs triangle counting, betweenness centrality, MIS and MST under
+// TestConformanceTCBCMISMST runs triangle counting, betweenness centrality, MIS and MST under
 // every schedule of the engine's Space (space.go) on the conformance matrix against
 // engine/ref, as TestConformance does for the four traversals.
-func TestConformanceAlgos4(t *testing.T) {
+func TestConformanceTCBCMISMST(t *testing.T) {
 	openGPU(t)
 	enginetest.Run(t, "gpu", engine.TC, engine.BC, engine.MIS, engine.MST)
 }
