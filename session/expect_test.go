@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -206,4 +207,43 @@ func TestTraceActiveChecked(t *testing.T) {
 func fakeResult(times []time.Duration) *engine.Result {
 	med, _, _ := stats(times)
 	return &engine.Result{Algorithm: engine.BFS, Summary: engine.Summary{Time: med, Iterations: 3}}
+}
+
+// A lab's report reads as a notebook: its title, the narration as headings and paragraphs,
+// each claim checked, each run's chart with its switches marked, and a heat map.
+func TestLabReport(t *testing.T) {
+	s, _ := newTest(t)
+	script := `# Lab: a small lab (Somebody, Fig. 1)
+echo == The claim
+echo Push scans every edge,
+echo pull stops at the first parent.
+gen k = kron scale=10 degree=16
+run bfs direction=auto driven=data as a
+expect a.switches >= 1
+on gpu echo never shown
+sweep bfs alpha=2,15 beta=2,18 direction=auto repeat=2
+`
+	var errs bytes.Buffer
+	if err := RunScript(context.Background(), s, "small.gw", strings.NewReader(script), &errs, false); err != nil {
+		t.Fatalf("%v: %s", err, errs.String())
+	}
+	path := t.TempDir() + "/lab.html"
+	if err := s.Exec(context.Background(), "report "+path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{"<title>Lab: a small lab (Somebody, Fig. 1)</title>", "<h2>The claim</h2>",
+		"<p>Push scans every edge, pull stops at the first parent.</p>", `<pre class="check">expect a.switches &gt;= 1`,
+		"push→pull @", "alpha \\ beta", "★"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the notebook lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "never shown") {
+		t.Errorf("the notebook shows a command for another engine")
+	}
 }

@@ -148,11 +148,15 @@ func cmdReport(ec *execCtx) error {
 		}
 		entries = append(entries, e)
 	}
+	title := s.title
 	s.mu.Unlock()
 	if len(entries) == 0 {
 		return fmt.Errorf("report: the session has no commands yet")
 	}
-	if err := viz.WriteReport(path, entries); err != nil {
+	if title == "" {
+		title = "gworkbench session"
+	}
+	if err := viz.WriteNotebook(path, title, entries); err != nil {
 		return fmt.Errorf("report: %v", trimPkg(err))
 	}
 	s.note("wrote %s (%d commands)\n", path, len(entries))

@@ -48,6 +48,11 @@ func RunScript(ctx context.Context, s *Session, name string, r io.Reader, errOut
 		}
 		if start == 1 {
 			line = strings.TrimPrefix(line, "\ufeff") // a byte-order mark from a Windows editor
+			if title, ok := strings.CutPrefix(line, "# Lab: "); ok {
+				s.mu.Lock()
+				s.title = "Lab: " + strings.TrimSpace(title) // the report's title
+				s.mu.Unlock()
+			}
 			if strings.HasPrefix(line, "#!") {
 				continue
 			}

@@ -93,6 +93,7 @@ type Session struct {
 	history     []historyItem
 	counters    map[string]int
 	refCache    map[refKey]*engine.Result
+	title       string // a lab's title, from its first line, for the report ("" : none)
 }
 
 type graphItem struct {

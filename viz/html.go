@@ -31,8 +31,13 @@ type ReportEntry struct {
 // WriteReport writes a whole session as one HTML notebook: every command in order with its
 // output, and for each run its charts, summary and resolved schedule.
 func WriteReport(path string, entries []ReportEntry) error {
+	return WriteNotebook(path, "gworkbench session", entries)
+}
+
+// WriteNotebook is WriteReport with a title: a lab's, say.
+func WriteNotebook(path, title string, entries []ReportEntry) error {
 	return writeFile(path, func(w io.Writer) error {
-		page := reportPage{Title: "gworkbench session", Generated: time.Now().UTC().Format(time.RFC3339)}
+		page := reportPage{Title: title, Generated: time.Now().UTC().Format(time.RFC3339)}
 		shown := map[string]*engine.Result{}
 		for _, e := range entries {
 			if e.Prose {
