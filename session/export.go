@@ -43,8 +43,8 @@ func cmdExport(ec *execCtx) error {
 	switch what {
 	case "values":
 		r := it.r
-		if it.restored {
-			return fmt.Errorf("export %s values: restored from a saved session without per-vertex values; run it again", it.name)
+		if why := it.partial(); why != "" {
+			return fmt.Errorf("export %s values: %s; run it again", it.name, why)
 		}
 		if r.Value(0) == "" && r.Graph.Vertices > 0 {
 			return fmt.Errorf("export %s values: %s has no per-vertex values (export %s json has its summary)", it.name, r.Algorithm, it.name)

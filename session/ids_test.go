@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,5 +95,44 @@ func TestFileVertexIDs(t *testing.T) {
 	data, _ = os.ReadFile(values)
 	if !strings.HasPrefix(string(data), "vertex,value\n3,3\n4,3\n") || !strings.Contains(string(data), "\n8297,") {
 		t.Errorf("wiki-Vote cc values start %.40q, want 3,3 then 4,3, and id 8297 listed", data)
+	}
+}
+
+// TestCancelledRunKeepsTrace: a run cancelled part way is kept, marked cancelled, with the
+// trace up to then; it has no values to verify or export, and says so.
+func TestCancelledRunKeepsTrace(t *testing.T) {
+	var out strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	seen := 0
+	s := New(Options{Out: &out, Observer: func(e Event) {
+		if _, ok := e.(RunRecord); ok {
+			if seen++; seen == 5 {
+				cancel()
+			}
+		}
+	}})
+	if err := s.Exec(context.Background(), "gen g = grid rows=200 cols=200"); err != nil {
+		t.Fatal(err)
+	}
+	err := s.Exec(ctx, "run bfs src=0 as long")
+	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "its trace so far is kept as long (trace long)") {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	it, rerr := s.result("long")
+	if rerr != nil || !it.cancelled || len(it.r.Trace.Records) < 5 {
+		t.Fatalf("kept result: %v %+v", rerr, it)
+	}
+	bg := context.Background()
+	out.Reset()
+	if err := s.Exec(bg, "trace long"); err != nil || !strings.Contains(out.String(), "push") {
+		t.Errorf("trace long: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := s.Exec(bg, "results"); err != nil || !strings.Contains(out.String(), "cancelled") {
+		t.Errorf("results: %v\n%s", err, out.String())
+	}
+	if err := s.Exec(bg, "verify long"); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("verify long: %v", err)
 	}
 }

@@ -27,6 +27,9 @@ func cmdResults(ec *execCtx) error {
 		if v == "" {
 			v = "-"
 		}
+		if it.cancelled {
+			v = "cancelled"
+		}
 		rows = append(rows, []string{it.name, string(r.Algorithm), r.Graph.Name, engineLabel(r.Engine), fmtMS(r.Summary.Time), fmt.Sprint(r.Summary.Iterations), fmtGTEPS(r.Summary.GTEPS), v, r.Schedule.String()})
 	}
 	if len(rows) > 0 {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -222,6 +223,13 @@ func cmdRun(ec *execCtx) error {
 	row := &compareRow{}
 	t := &timedRow{sp: &sp, row: row, live: s.liveMode(), name: name}
 	if err := s.timeRows(ec.ctx, []*timedRow{t}, 1, nil); err != nil {
+		if t.partial != nil {
+			// Keep what ran, marked cancelled, under the name the run would have had; the
+			// cancellation is still the command's outcome (a script stops there).
+			it := &resultItem{name: name, r: t.partial, cmd: ec.line, g: sp.g, cancelled: true}
+			s.addResult(it)
+			return &wrapped{fmt.Sprintf("%s; its trace so far is kept as %s (trace %s)", err.Error(), name, name), err}
+		}
 		return err
 	}
 	if t.err != nil {
@@ -350,9 +358,12 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 	}
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
 	lp := &livePrinter{s: s, mode: live, vertices: int64(sp.g.NumVertices())}
+	var recs []engine.Record // for a partial result if the run is cancelled
+	start := time.Now()
 	req := engine.Request{
 		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.engineParams(), Schedule: sp.sched,
 		Observer: func(rec engine.Record) {
+			recs = append(recs, rec)
 			s.emit(RunRecord{Record: rec})
 			lp.record(rec)
 		},
@@ -368,6 +379,13 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 		}
 		err = runErr(sp, err)
 		s.emit(RunFinished{Name: name, Err: err})
+		if ctx.Err() != nil && len(recs) > 0 {
+			// The trace so far, as a result with no values: run keeps it, marked cancelled.
+			p := &engine.Result{Algorithm: sp.alg, Engine: sp.engineName, Params: req.Params, Schedule: sp.sched,
+				Graph: engine.InfoOf(sp.graphName, sp.g), Trace: engine.Trace{Records: recs}, Provenance: engine.MachineProvenance()}
+			p.Finish(time.Since(start))
+			return p, err
+		}
 		return nil, err
 	}
 	if name == "" {

@@ -110,6 +110,19 @@ type resultItem struct {
 	verified string // "", "ok", or what differs
 	restored bool   // from a saved session: summary and trace only, no per-vertex values
 	g        *graph.CSR
+	// cancelled: the run was cancelled (Ctrl-C); r holds the trace up to then and no values.
+	cancelled bool
+}
+
+// partial reports why a result has no per-vertex values ("" when it has them).
+func (it *resultItem) partial() string {
+	switch {
+	case it.cancelled:
+		return "cancelled: only the trace up to the cancellation was kept"
+	case it.restored || it.g == nil:
+		return "restored from a saved session without per-vertex values"
+	}
+	return ""
 }
 
 type historyItem struct {

@@ -329,8 +329,9 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want a cancellation", err)
 	}
-	if len(s.Results()) != 0 {
-		t.Errorf("a cancelled run left a result")
+	// The trace so far is kept, marked cancelled (TestCancelledRunKeepsTrace).
+	if len(s.Results()) != 1 || !s.results[0].cancelled {
+		t.Errorf("a cancelled run left %d results, want one marked cancelled", len(s.Results()))
 	}
 	if err := s.Exec(context.Background(), "run bfs"); err != nil {
 		t.Errorf("the session did not go on after a cancel: %v", err)

@@ -71,6 +71,8 @@ type timedRow struct {
 	live string // live mode of its first run
 	name string // the result name its last run carries ("" : none)
 	err  error  // why it stopped running (with row.status)
+	// partial is the trace of a run cancelled part way (nil when none was).
+	partial *engine.Result
 }
 
 // runs is the number of counted runs of sp: repeat (def when not given), rounded up to a
@@ -132,6 +134,7 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		r, err := s.execute(ctx, sp, live, name)
 		if err != nil {
 			if ctx.Err() != nil {
+				t.partial = r
 				return err
 			}
 			if errors.Is(err, engine.ErrUnsupported) {

@@ -19,8 +19,8 @@ func cmdVerify(ec *execCtx) error {
 	if err != nil {
 		return fmt.Errorf("verify: %v", err)
 	}
-	if it.restored || it.g == nil {
-		return fmt.Errorf("verify %s: restored from a saved session without per-vertex values; run it again to verify it", it.name)
+	if why := it.partial(); why != "" {
+		return fmt.Errorf("verify %s: %s; run it again to verify it", it.name, why)
 	}
 	verr := s.verify(ec.ctx, it.g, it.r)
 	if ec.ctx.Err() != nil {

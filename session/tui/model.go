@@ -263,7 +263,12 @@ func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
 	if errors.Is(msg.err, session.ErrQuit) {
 		return tea.Quit
 	}
-	if msg.err != nil {
+	switch {
+	case msg.err != nil && errors.Is(msg.err, context.Canceled):
+		// A cancellation is what was asked for: said as the REPL says it, not as an error.
+		m.endLine()
+		m.appendOutput(keyStyle.Render(msg.err.Error()) + "\n")
+	case msg.err != nil:
 		m.endLine()
 		m.appendOutput(errStyle.Render("error: "+msg.err.Error()) + "\n")
 	}

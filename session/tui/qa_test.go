@@ -63,7 +63,7 @@ func TestFloodLosesNoLines(t *testing.T) {
 		t.Errorf("output after the last line: %q", lines[end:])
 	}
 
-	// Cancelled while it prints: the error follows the last line printed.
+	// Cancelled while it prints: the cancellation follows the last line printed.
 	for round := range 5 {
 		tm.Send(tea.KeyPressMsg{Code: 'l', Mod: tea.ModCtrl}) // clear the output of the last round
 		typeLine(tm, "flood 100000000")
@@ -74,7 +74,8 @@ func TestFloodLosesNoLines(t *testing.T) {
 		screen(t, tm, "the cancellation, in view", func(s string) bool { return idle(s) && has("flood cancelled")(s) })
 		lines := transcript(t, tm)
 		_, last, end := checkConsecutive(t, lines)
-		want := fmt.Sprintf("error: flood cancelled after %d lines", last+1)
+		// Said as the REPL says a cancellation: not as an error.
+		want := fmt.Sprintf("flood cancelled after %d lines", last+1)
 		if end >= len(lines) || !strings.HasPrefix(ansi.Strip(lines[end]), want) {
 			t.Fatalf("round %d: after line %d, want %q; the transcript ends with:\n%s", round, last, want, strings.Join(lines[max(0, end-3):], "\n"))
 		}
