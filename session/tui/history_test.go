@@ -68,4 +68,3 @@ func TestZoomHideAndPager(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	screen(t, tm, "the pager closed", func(s string) bool { return !has("output of flood")(s) })
 }
-

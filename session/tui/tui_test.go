@@ -245,7 +245,10 @@ func TestCtrlCCancels(t *testing.T) {
 	gate <- struct{}{}
 	screen(t, tm, "the first iteration", has("it 0"))
 	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	screen(t, tm, "the cancellation", has("error: bfs on path9 cancelled"))
+	s := screen(t, tm, "the cancellation", hasIdle("bfs on path9 cancelled"))
+	if has("error: bfs")(s) {
+		t.Errorf("a cancellation is shown as an error, where the REPL says it plainly:\n%s", s)
+	}
 	// q quits when idle with an empty line.
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
