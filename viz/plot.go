@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -197,7 +198,7 @@ func runPlots(r *engine.Result) ([][]*plot.Plot, error) {
 		return nil, err
 	}
 	ep := newPlot("edges scanned per iteration", "edges")
-	if err := addBars(ep, edgeColumns(front), edgeRGB); err != nil {
+	if err := addDirectionBars(ep, edgeColumns(front)); err != nil { // push and pull, as the frontier
 		return nil, err
 	}
 	tp := newPlot("time per iteration", "ms")
@@ -236,7 +237,7 @@ func (humanTicks) Ticks(min, max float64) []plot.Tick {
 func edgeColumns(cols []column) []column {
 	out := make([]column, len(cols))
 	for i, c := range cols {
-		out[i] = column{v: c.e, first: c.first, last: c.last}
+		out[i] = column{v: c.e, first: c.first, last: c.last, push: c.push, pull: c.pull, data: c.data, topo: c.topo}
 	}
 	return out
 }
@@ -317,14 +318,40 @@ func (b binTicks) Ticks(min, max float64) []plot.Tick {
 	return out
 }
 
-// comparePlot draws each run's median time as a bar and, when the runs were repeated, its
-// spread (min to max) as an error bar.
+// numericAxis reports whether the labels are one knob's numeric values ("alpha=2",
+// "alpha=6", ...), as a sweep over a number gives them: the knob and the values.
+func numericAxis(labels []string) (string, []float64, bool) {
+	if len(labels) < 2 {
+		return "", nil, false
+	}
+	name := ""
+	xs := make([]float64, len(labels))
+	for i, l := range labels {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || strings.ContainsAny(v, " =") || (name != "" && k != name) {
+			return "", nil, false
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "", nil, false
+		}
+		name, xs[i] = k, x
+	}
+	return name, xs, true
+}
+
+// comparePlot draws each run's median time and, when the runs were repeated, its spread (min
+// to max) as an error bar: over a numeric knob (a sweep of alpha, delta, ...) as a line
+// against the knob's values, else as a bar per run (categories: push, pull, ...).
 func comparePlot(c *Comparison) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = c.Title
 	p.Y.Label.Text = "ms"
 	if c.Lo != nil {
 		p.Y.Label.Text = "ms (median; bars: min-max)"
+	}
+	if knob, xs, ok := numericAxis(c.Labels); ok {
+		return sweepLine(p, c, knob, xs)
 	}
 	bc, err := plotter.NewBarChart(plotter.Values(c.Ms), vg.Length(14*vg.Centimeter)/vg.Length(len(c.Ms)+2))
 	if err != nil {
@@ -348,6 +375,45 @@ func comparePlot(c *Comparison) (*plot.Plot, error) {
 		p.Add(eb)
 	}
 	p.NominalX(c.Labels...)
+	return p, nil
+}
+
+// sweepLine draws the times of a sweep over a numeric knob as a line with points at the
+// knob's values, with the spread as error bars.
+func sweepLine(p *plot.Plot, c *Comparison, knob string, xs []float64) (*plot.Plot, error) {
+	p.X.Label.Text = knob
+	pts := errorPoints{xys: make(plotter.XYs, len(c.Ms)), errs: make(plotter.YErrors, len(c.Ms))}
+	for i, m := range c.Ms {
+		pts.xys[i] = plotter.XY{X: xs[i], Y: m}
+		if c.Lo != nil {
+			pts.errs[i].Low, pts.errs[i].High = c.Lo[i]-m, c.Hi[i]-m
+		}
+	}
+	line, points, err := plotter.NewLinePoints(pts.xys)
+	if err != nil {
+		return nil, err
+	}
+	line.Color, points.Color = pushRGB, pushRGB
+	line.Width = vg.Points(1.5)
+	points.Shape = draw.CircleGlyph{}
+	points.Radius = vg.Points(3)
+	p.Add(line, points)
+	if c.Lo != nil {
+		eb, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return nil, err
+		}
+		eb.LineStyle.Width = vg.Points(1.2)
+		eb.CapWidth = vg.Millimeter * 2
+		p.Add(eb)
+	}
+	ticks := make(plot.ConstantTicks, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)}
+	}
+	if len(xs) <= 12 {
+		p.X.Tick.Marker = ticks
+	}
 	return p, nil
 }
 
