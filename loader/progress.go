@@ -102,14 +102,15 @@ func (p *progress) draw() {
 		return // short loads stay quiet
 	}
 	done, total := p.done.Load(), p.total.Load()
+	sec := time.Since(p.at).Seconds()
 	var s string
 	switch {
 	case p.bytes && total > 0:
-		s = fmt.Sprintf("%s: %s %s / %s (%d%%)", p.name, p.ph, fmtBytes(done), fmtBytes(total), pct(done, total))
+		s = fmt.Sprintf("%s: %s %s / %s (%d%%, %s/s)", p.name, p.ph, fmtBytes(done), fmtBytes(total), pct(done, total), fmtBytes(int64(float64(done)/sec)))
 	case p.bytes:
-		s = fmt.Sprintf("%s: %s %s", p.name, p.ph, fmtBytes(done))
+		s = fmt.Sprintf("%s: %s %s (%s/s)", p.name, p.ph, fmtBytes(done), fmtBytes(int64(float64(done)/sec)))
 	case total > 0:
-		s = fmt.Sprintf("%s: %s %d%%", p.name, p.ph, pct(done, total))
+		s = fmt.Sprintf("%s: %s %d%% (%s/s)", p.name, p.ph, pct(done, total), fmtCount(float64(done)/sec))
 	default:
 		s = fmt.Sprintf("%s: %s", p.name, p.ph)
 	}
@@ -146,6 +147,19 @@ func (p *progress) finish() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// fmtCount formats a rate of items compactly: 950, 12.3k, 4.5M.
+func fmtCount(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.1fG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1fk", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
 }
 
 // fmtBytes formats a byte count with a binary-free, human unit (kB, MB, GB as powers of 1000).

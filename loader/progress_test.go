@@ -45,10 +45,12 @@ func TestProgressLine(t *testing.T) {
 	p := newProgress(&buf, "load big.el")
 	p.phaseBytes("parse", 200e6)
 	p.add(50e6)
-	waitFor(t, &buf, "\r\x1b[Kload big.el: parse 50.0 MB / 200.0 MB (25%)")
+	waitFor(t, &buf, "\r\x1b[Kload big.el: parse 50.0 MB / 200.0 MB (25%, ") // then the rate
+	waitFor(t, &buf, " MB/s)")
 	p.phase("sort", 100)
 	p.add(40)
-	waitFor(t, &buf, "load big.el: sort 40%")
+	waitFor(t, &buf, "load big.el: sort 40% (")
+	waitFor(t, &buf, "/s)")
 	p.finish()
 	if out := buf.String(); !strings.HasSuffix(out, "\r\x1b[K") {
 		t.Errorf("progress line not cleared at the end: %q", out)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -291,15 +292,12 @@ func (s *Session) runGrid(ctx context.Context, kind string, alg engine.Algorithm
 			idx[i] = 0
 		}
 	}
+	started := time.Now()
 	progress := func(round, rounds int) {
-		if s.opts.Interactive && s.text() {
-			s.printf("\r\x1b[K  %s: round %d of %d over %s", kind, round, rounds, plural(int64(valid), "row", "rows"))
-		}
+		s.progressf("  %s: round %d of %d over %s (%d%%, %s)", kind, round, rounds, plural(int64(valid), "row", "rows"), 100*(round-1)/max(rounds, 1), rate(round-1, "round", time.Since(started)))
 	}
 	err = s.timeRows(ctx, timed, defaultRuns(valid-1), progress)
-	if s.opts.Interactive && s.text() {
-		s.printf("\r\x1b[K")
-	}
+	s.progressf("")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}

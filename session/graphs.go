@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -227,10 +228,34 @@ func idsText(g *graph.CSR) string {
 
 // progress is where the loader reports long work: the terminal, or nowhere.
 func (s *Session) progress() io.Writer {
-	if s.opts.Interactive && s.text() {
+	switch {
+	case !s.text():
+		return nil
+	case s.opts.Progress != nil:
+		return s.opts.Progress
+	case s.opts.Interactive:
 		return s.opts.Out
 	}
 	return nil
+}
+
+// rate says how fast n things took d: "2.5 rounds/s", or "12 s/round" when slower than one a
+// second.
+func rate(n int, what string, d time.Duration) string {
+	switch {
+	case n <= 0 || d <= 0:
+		return "starting"
+	case float64(n)/d.Seconds() >= 1:
+		return fmt.Sprintf("%.3g %ss/s", float64(n)/d.Seconds(), what)
+	}
+	return fmt.Sprintf("%.3g s/%s", d.Seconds()/float64(n), what)
+}
+
+// progressf redraws the progress line, if there is one.
+func (s *Session) progressf(format string, a ...any) {
+	if w := s.progress(); w != nil {
+		fmt.Fprintf(w, "\r\x1b[K"+format, a...)
+	}
 }
 
 // graphLine is the one-line description printed after load and gen.

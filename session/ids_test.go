@@ -136,3 +136,25 @@ func TestCancelledRunKeepsTrace(t *testing.T) {
 		t.Errorf("verify long: %v", err)
 	}
 }
+
+// TestProgressWriter: with Options.Progress set (the TUI), compare and tune report their
+// rounds there, with the percent and the rate, and not in the output.
+func TestProgressWriter(t *testing.T) {
+	var out, prog strings.Builder
+	s := New(Options{Out: &out, Progress: &prog})
+	bg := context.Background()
+	for _, line := range []string{"gen k = kron scale=6 degree=4", "compare bfs direction=push,pull repeat=2", "tune bfs direction=push,pull repeat=2"} {
+		if err := s.Exec(bg, line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	p := prog.String()
+	for _, want := range []string{"compare: round 1 of ", "%, starting)", " rounds/s)", "tune: pass 1, knob 1 of ", "schedules/s"} {
+		if !strings.Contains(p, want) && !(strings.HasSuffix(want, "/s)") && strings.Contains(p, " s/round)")) && !(want == "schedules/s" && strings.Contains(p, " s/schedule")) {
+			t.Errorf("progress lacks %q:\n%q", want, p)
+		}
+	}
+	if strings.Contains(out.String(), "\r") {
+		t.Errorf("progress went to the output: %q", out.String())
+	}
+}

@@ -30,6 +30,10 @@ type Options struct {
 	// Interactive says Out is a terminal a person watches: long commands (compare, sweep)
 	// show a transient progress line.
 	Interactive bool
+	// Progress, when set, takes the transient progress lines of long work (loading,
+	// generating, compare, sweep, tune: "\r\x1b[K" then the line) in place of Out; the TUI
+	// shows them in its status line.
+	Progress io.Writer
 }
 
 // Event is what a session reports to Options.Observer: RunStarted, RunRecord or RunFinished.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 )
@@ -106,11 +107,8 @@ func cmdTune(ec *execCtx) error {
 	if reps == 0 {
 		reps = defaultRuns(tests)
 	}
-	clearLine := func() {
-		if s.opts.Interactive && s.text() {
-			s.printf("\r\x1b[K")
-		}
-	}
+	clearLine := func() { s.progressf("") }
+	tuneStart := time.Now()
 	// timeAll times rows round-robin, verifies them (of several, all but the first, the best so
 	// far) and returns the timed rows.
 	timeAll := func(rows []*compareRow, n int) ([]*timedRow, error) {
@@ -161,7 +159,7 @@ func cmdTune(ec *execCtx) error {
 		improved := false
 		// Knob by knob, its other values are timed round-robin with the best so far (re-timed
 		// beside them); the fastest of those faster beyond noise and verified becomes the best.
-		for _, k := range knobs {
+		for ki, k := range knobs {
 			cands := candidates(best, k)
 			rows := []*compareRow{rowOf(best)}
 			var timed []engine.Schedule
@@ -177,9 +175,9 @@ func cmdTune(ec *execCtx) error {
 			if len(rows) == 1 {
 				continue
 			}
-			if s.opts.Interactive && s.text() {
-				s.printf("\r\x1b[K  tune: %s, %s", k.Name, plural(int64(len(rows)-1), "value", "values"))
-			}
+			s.progressf("  tune: pass %d, knob %d of %d (%s, %s; %d%%), %s tried, %s", pass+1, ki+1, len(knobs), k.Name,
+				plural(int64(len(rows)-1), "value", "values"), 100*(pass*len(knobs)+ki)/(2*len(knobs)), plural(int64(len(tried)), "schedule", "schedules"),
+				rate(len(tried), "schedule", time.Since(tuneStart)))
 			ts, err := timeAll(rows, reps)
 			if err != nil {
 				clearLine()
@@ -214,9 +212,7 @@ func cmdTune(ec *execCtx) error {
 	// The winner, re-timed against the start with twice the runs: the last line's verdict.
 	var final verdict
 	if bestRow != baseRow {
-		if s.opts.Interactive && s.text() {
-			s.printf("\r\x1b[K  tune: re-timing the winner against the start")
-		}
+		s.progressf("  tune: re-timing the winner against the start")
 		ts, err := timeAll([]*compareRow{rowOf(base.sched), rowOf(best)}, max(2*reps, 10))
 		if err != nil {
 			clearLine()

@@ -94,6 +94,15 @@ func (f *fakeSession) Exec(ctx context.Context, line string) error {
 		f.mu.Unlock()
 		fmt.Fprintf(f.feed, "%s: %s\n", name, line)
 		return nil
+	case "load": // progress lines as the loader draws them, then waits for the gate
+		w := progressWriter{f.feed}
+		fmt.Fprint(w, "\r\x1b[Kload big.el: parse 50.0 MB / 200.0 MB (25%, 120.0 MB/s)")
+		select {
+		case <-f.gate:
+		case <-ctx.Done():
+		}
+		fmt.Fprint(w, "\r\x1b[K")
+		return nil
 	case "echo":
 		fmt.Fprintln(f.feed, strings.TrimPrefix(line, "echo "))
 		return nil

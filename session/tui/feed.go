@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,16 +28,34 @@ type Feed struct {
 // outputChunk is text the session printed.
 type outputChunk string
 
+// progressLine is the latest state of a long command (loading, generating, compare, tune),
+// redrawn in place on a terminal; the TUI shows it in the status line.
+type progressLine string
+
+// progressWriter is the session's Options.Progress: each redraw ("\r\x1b[K" and the line)
+// becomes a progressLine.
+type progressWriter struct{ f *Feed }
+
+func (w progressWriter) Write(p []byte) (int, error) {
+	s := string(p)
+	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+		s = s[i+1:]
+	}
+	w.f.push(progressLine(strings.TrimSpace(strings.ReplaceAll(s, "\x1b[K", ""))))
+	return len(p), nil
+}
+
 // NewFeed returns an empty feed.
 func NewFeed() *Feed {
 	return &Feed{poke: make(chan struct{}, 1)}
 }
 
-// Options returns base with Out and Observer set to the feed and colour on (the TUI's
+// Options returns base with Out, Observer and Progress set to the feed and colour on (the TUI's
 // renderer downgrades colour to what the terminal supports). A width of 0 becomes 100.
 func (f *Feed) Options(base session.Options) session.Options {
 	base.Out = f
 	base.Observer = f.Observer
+	base.Progress = progressWriter{f}
 	base.Color = true
 	if base.Width == 0 {
 		base.Width = 100

@@ -68,3 +68,14 @@ func TestZoomHideAndPager(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 	screen(t, tm, "the pager closed", func(s string) bool { return !has("output of flood")(s) })
 }
+
+// TestProgressInStatusLine: the progress of a long command (percent, rate) shows in the
+// status line while it runs, and goes when it ends.
+func TestProgressInStatusLine(t *testing.T) {
+	gate := make(chan struct{})
+	tm, _ := start(t, func(f *Feed) *fakeSession { s := newFake(f); s.gate = gate; return s })
+	typeLine(tm, "load big.el")
+	screen(t, tm, "the progress", has("parse 50.0 MB / 200.0 MB (25%, 120.0 MB/s)"))
+	gate <- struct{}{}
+	screen(t, tm, "the end", func(s string) bool { return idle(s) && !has("120.0 MB/s")(s) })
+}

@@ -91,7 +91,8 @@ type model struct {
 	comps     []session.ComparisonEntry
 	color     bool // the terminal shows colours: charts tell push from pull by colour, else by glyph
 
-	status string // one line: hints and errors
+	status   string // one line: hints and errors
+	progress string // the running command's progress line (percent, rate), "" none
 }
 
 // Messages.
@@ -192,6 +193,10 @@ func (m *model) applyFeed(items []any) tea.Cmd {
 			if m.running && m.cmdOut.Len() < maxPagerBytes {
 				m.cmdOut.WriteString(string(it))
 			}
+		case progressLine:
+			if m.running {
+				m.progress = string(it)
+			}
 		case execDoneMsg:
 			m.syncOut(follow)
 			cmd = m.finishExec(it)
@@ -257,6 +262,7 @@ func (m *model) finishExec(msg execDoneMsg) tea.Cmd {
 		m.status = ""
 	}
 	m.running, m.cancel = false, nil
+	m.progress = ""
 	if m.live.running() {
 		m.live.finished = m.now()
 	}

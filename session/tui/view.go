@@ -160,7 +160,11 @@ func (m *model) statusView() string {
 	if m.running {
 		run := runningStyle.Render("● " + m.runningLine)
 		run += dimStyle.Render(" · " + viz.Duration(m.now().Sub(m.execStarted).Round(100*time.Millisecond)))
-		parts = append(parts, run+dimStyle.Render(" · Ctrl+C cancels"))
+		run += dimStyle.Render(" · Ctrl+C cancels")
+		if m.progress != "" {
+			run += " · " + keyStyle.Render(m.progress)
+		}
+		parts = append(parts, run)
 	}
 	if !m.following() && m.state == stateInput {
 		parts = append(parts, keyStyle.Render(m.scrollPosition()))
