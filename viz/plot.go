@@ -366,13 +366,9 @@ func comparePlot(c *Comparison) (*plot.Plot, error) {
 			pts.xys[i] = plotter.XY{X: float64(i), Y: m}
 			pts.errs[i].Low, pts.errs[i].High = c.Lo[i]-m, c.Hi[i]-m
 		}
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
+		if err := addErrorBars(p, pts, vg.Millimeter*3); err != nil {
 			return nil, err
 		}
-		eb.LineStyle.Width = vg.Points(1.2)
-		eb.CapWidth = vg.Millimeter * 3
-		p.Add(eb)
 	}
 	p.NominalX(c.Labels...)
 	return p, nil
@@ -399,13 +395,9 @@ func sweepLine(p *plot.Plot, c *Comparison, knob string, xs []float64) (*plot.Pl
 	points.Radius = vg.Points(3)
 	p.Add(line, points)
 	if c.Lo != nil {
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
+		if err := addErrorBars(p, pts, vg.Millimeter*2); err != nil {
 			return nil, err
 		}
-		eb.LineStyle.Width = vg.Points(1.2)
-		eb.CapWidth = vg.Millimeter * 2
-		p.Add(eb)
 	}
 	ticks := make(plot.ConstantTicks, len(xs))
 	for i, x := range xs {
@@ -415,6 +407,18 @@ func sweepLine(p *plot.Plot, c *Comparison, knob string, xs []float64) (*plot.Pl
 		p.X.Tick.Marker = ticks
 	}
 	return p, nil
+}
+
+// addErrorBars draws each point's spread as an error bar with caps of the given width.
+func addErrorBars(p *plot.Plot, pts errorPoints, capWidth vg.Length) error {
+	eb, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	eb.LineStyle.Width = vg.Points(1.2)
+	eb.CapWidth = capWidth
+	p.Add(eb)
+	return nil
 }
 
 // errorPoints is what plotter.NewYErrorBars reads: points and their errors.
