@@ -124,6 +124,9 @@ const (
 	LabelProp         // cc: label propagation
 	SV                // cc: Shiloach-Vishkin hook and pointer jump
 	Afforest          // cc: neighbour sampling, skip the largest component
+	Boruvka           // mst: vertex-centric Boruvka rounds (find-min, hook, compress)
+	Luby              // mis: Luby's rounds with hashed priorities
+	ECL               // cc, mis, mst: the ECL codes' approach (Burtscher et al.): cc hooks with intermediate pointer jumping; mis decides in place by degree-aware priority; mst runs Boruvka on a shrinking edge worklist
 )
 
 // Order is the triangle-counting arc orientation.
@@ -207,7 +210,7 @@ var (
 	pushAggNames   = []string{"auto", "atomic", "warp", "block"}
 	fuseNames      = []string{"auto", "off", "on"}
 	splitNames     = []string{"auto", "blocked", "cyclic", "dynamic"}
-	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest"}
+	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest", "boruvka", "luby", "ecl"}
 	orderNames     = []string{"auto", "degree", "id", "none"}
 	intersectNames = []string{"auto", "merge", "binary", "hash"}
 	relabelNames   = []string{"auto", "on", "off"}
@@ -485,13 +488,13 @@ var knobs = []Knob{
 		[]Algorithm{BFS, SSSP, CC, BC, MIS, MST}, gpuOnly),
 	enumKnob("fuse", fuseNames, func(s *Schedule) *Fuse { return &s.Fuse },
 		"kernel fusion / iteration outlining: the whole loop in one launch", "IrGL, UGF",
-		[]Algorithm{BFS, SSSP, CC, PR}, gpuOnly),
+		[]Algorithm{BFS, SSSP, CC, PR, MIS, MST}, gpuOnly),
 	intKnob("delta", func(s *Schedule) *int { return &s.Delta }, "auto",
 		"sssp bucket width (delta-stepping / near-far)", "IrGL, Gunrock, UGF, GAPBS", []Algorithm{SSSP}, nil),
 	blockingKnob(),
 	enumKnob("method", methodNames, func(s *Schedule) *Method { return &s.Method },
-		"algorithm variant: sssp deltastep|nearfar; cc labelprop|sv|afforest", "GAPBS, Gunrock, Soman et al.",
-		[]Algorithm{SSSP, CC}, nil),
+		"algorithm variant: sssp deltastep|nearfar; cc labelprop|sv|afforest|ecl; mis luby|ecl; mst boruvka|ecl", "GAPBS, Gunrock, Soman et al., ECL (Burtscher et al.)",
+		[]Algorithm{SSSP, CC, MIS, MST}, nil),
 	enumKnob("order", orderNames, func(s *Schedule) *Order { return &s.Order },
 		"triangle counting arc orientation: degree, id, none", "Gunrock, GAPBS", []Algorithm{TC}, nil),
 	enumKnob("intersect", intersectNames, func(s *Schedule) *Intersect { return &s.Intersect },

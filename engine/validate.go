@@ -42,13 +42,20 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 		}
 	case SSSP:
 		if s.Method != MethodAuto && s.Method != DeltaStep && s.Method != NearFar {
-			return fmt.Errorf("method=%s is a cc method; sssp has deltastep and nearfar", s.Method)
+			return fmt.Errorf("method=%s is not an sssp method; sssp has deltastep and nearfar", s.Method)
 		}
 	case CC:
-		if s.Method == DeltaStep || s.Method == NearFar {
-			return fmt.Errorf("method=%s is an sssp method; cc has labelprop, sv and afforest", s.Method)
+		if s.Method != MethodAuto && s.Method != LabelProp && s.Method != SV && s.Method != Afforest && s.Method != ECL {
+			return fmt.Errorf("method=%s is not a cc method; cc has labelprop, sv, afforest and ecl", s.Method)
+		}
+	case MST:
+		if s.Method != MethodAuto && s.Method != Boruvka && s.Method != ECL {
+			return fmt.Errorf("method=%s is not an mst method; mst has boruvka and ecl", s.Method)
 		}
 	case MIS:
+		if s.Method != MethodAuto && s.Method != Luby && s.Method != ECL {
+			return fmt.Errorf("method=%s is not a mis method; mis has luby and ecl", s.Method)
+		}
 		if s.Dedup == DedupNone || s.Dedup == DedupCull {
 			return fmt.Errorf("dedup=%s: an MIS worklist holds each undecided vertex once (Indigo2 has no duplicate-worklist MIS), so there are no duplicates to allow or cull", s.Dedup)
 		}
@@ -186,12 +193,19 @@ func needDirAuto(s *Schedule, a Algorithm) string {
 	return ""
 }
 
-// labelPropOnly is the need of a knob that only chooses among cc label-propagation schedules
-// (direction, driven, frontier, dedup, sync, push_agg): meaningless with method=sv or afforest.
+// labelPropOnly is the need of a knob that only chooses among cc label-propagation schedules,
+// or mis and mst rounds (direction, driven, frontier, dedup, sync, push_agg): meaningless with
+// cc's method=sv, afforest or ecl, and with mis's and mst's method=ecl.
 func labelPropOnly(name string) func(s *Schedule, a Algorithm) string {
 	return func(s *Schedule, a Algorithm) string {
-		if a == CC && (s.Method == SV || s.Method == Afforest) {
+		if a == CC && (s.Method == SV || s.Method == Afforest || s.Method == ECL) {
 			return fmt.Sprintf("method=%s hooks and compresses trees; %s=%s chooses among label-propagation schedules (method=labelprop)", s.Method, name, s.Get(name))
+		}
+		if a == MIS && s.Method == ECL {
+			return fmt.Sprintf("method=ecl decides every vertex in place in one pass without rounds or worklists; %s=%s chooses among Luby's round schedules (method=luby)", name, s.Get(name))
+		}
+		if a == MST && s.Method == ECL {
+			return fmt.Sprintf("method=ecl runs Boruvka over a worklist of edges; %s=%s chooses among the vertex-centric rounds (method=boruvka)", name, s.Get(name))
 		}
 		return ""
 	}

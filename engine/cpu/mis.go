@@ -26,6 +26,10 @@ import (
 //   - driven=data (the default) keeps a worklist of the undecided vertices, compacted each
 //     round; driven=topology sweeps every vertex every round.
 //
+// method=ecl takes ECL-MIS's degree-aware priorities (engine.MISDegreePriority: low degree
+// first), which give larger sets; the rounds stay Luby's (on the CPU the in-place pass of the
+// GPU's method=ecl would be the async sweep, which sync=async already is).
+//
 // Input: any graph; arcs count in both directions (a directed graph is read as undirected) and
 // self-loops are ignored. The states are atomic 32-bit words; every write moves a vertex out of
 // undecided, and the rules read the same decision from either value a racing write leaves.
@@ -97,11 +101,21 @@ func runMIS(ctx context.Context, r *Run) error {
 		m.gt = g.Transpose()
 	}
 	seed := r.Req.Params.Seed
-	r.forRange(n, 4096, 1, func(_, lo, hi int) {
-		for v := lo; v < hi; v++ {
-			m.prio[v] = engine.MISPriority(seed, uint32(v))
-		}
-	})
+	if s.Method == engine.ECL {
+		// ECL-MIS's degree-aware priorities: the greedy set they fix, reached by the same rounds
+		deg, avg16 := engine.MISDegrees(g), engine.MISAvg16(g)
+		r.forRange(n, 4096, 1, func(_, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				m.prio[v] = engine.MISDegreePriority(seed, uint32(v), deg[v], avg16)
+			}
+		})
+	} else {
+		r.forRange(n, 4096, 1, func(_, lo, hi int) {
+			for v := lo; v < hi; v++ {
+				m.prio[v] = engine.MISPriority(seed, uint32(v))
+			}
+		})
+	}
 	if m.data {
 		m.cand = make([]uint32, n)
 		for v := range m.cand {

@@ -55,6 +55,9 @@ type mstRun struct {
 func runMST(ctx context.Context, r *Run) error {
 	g := r.G
 	s := &r.Res.Schedule
+	if s.Method == engine.ECL {
+		return fmt.Errorf("cpu: mst: method=ecl: %w (Boruvka over a worklist of edges is the GPU engine's; the CPU runs method=boruvka)", engine.ErrUnsupported)
+	}
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
 	}

@@ -39,7 +39,7 @@ var drivers = map[engine.Algorithm]driver{
 	engine.TC:   {resolve: resolveTC, run: tc},
 	engine.BC:   {resolve: resolveBC, run: bc},
 	engine.MIS:  {resolve: resolveMIS, run: mis},
-	engine.MST:  {resolve: resolveMST, run: mst},
+	engine.MST:  {resolve: resolveMST, prepare: prepareMST, run: mst},
 }
 
 // unsupported returns an error wrapping engine.ErrUnsupported with the reason.

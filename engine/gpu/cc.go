@@ -30,6 +30,27 @@ import (
 // degrees and a thread per vertex on sparse ones (an all-vertex sweep).
 func resolveCC(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
+	plain := s.Direction == engine.DirAuto && s.Driven == engine.DrivenAuto && s.Frontier == engine.FrontierAuto &&
+		s.Dedup == engine.DedupAuto && s.PushAgg == engine.AggAuto && s.Sync == engine.SyncAuto && s.Update == engine.UpdateAuto &&
+		s.LB == engine.LBAuto && s.Fuse == engine.FuseAuto
+	if s.Method == engine.MethodAuto && plain && ccEclWins(p.AvgDegree) && r.n < 1<<31 {
+		s.Method = engine.ECL
+	}
+	if s.Method == engine.ECL {
+		switch {
+		case r.n >= 1<<31:
+			return unsupported("cc: method=ecl: the labels are 31-bit vertex ids and the graph has %d vertices", r.n)
+		case s.Update == engine.RW:
+			return unsupported("cc: method=ecl hooks each edge once with a compare-and-swap (update=rmw); a plain write could lose a hook")
+		case s.LB != engine.LBAuto:
+			return unsupported("cc: method=ecl maps vertices to a thread, a warp or a block by degree; lb=%s does not apply", s.LB)
+		}
+		if s.Fuse == engine.FuseAuto {
+			s.Fuse = ccEclFuse
+		}
+		resolveUpdate(s)
+		return nil
+	}
 	if s.Fuse != engine.FuseOn {
 		s.Fuse = engine.FuseOff
 	} else {
@@ -60,7 +81,7 @@ func resolveCC(r *run, s *engine.Schedule) error {
 		}
 	case engine.LabelProp, engine.SV, engine.Afforest:
 	default:
-		return unsupported("method=%s: the GPU engine's CC is labelprop, sv or afforest", s.Method)
+		return unsupported("method=%s: the GPU engine's CC is labelprop, sv, afforest or ecl", s.Method)
 	}
 	if s.Method == engine.LabelProp {
 		if s.Direction == engine.DirAuto {
@@ -80,8 +101,10 @@ func cc(r *run) error {
 	}
 	a := r.args(&r.dg.out)
 	a.val = val.addr()
-	if err := r.launch("util_iota", blocks(n, block), &a); err != nil {
-		return err
+	if r.s.Method != engine.ECL { // ECL-CC starts from its own labels
+		if err := r.launch("util_iota", blocks(n, block), &a); err != nil {
+			return err
+		}
 	}
 	r.collect = func() error {
 		comp := make([]uint32, r.n)
@@ -104,6 +127,8 @@ func cc(r *run) error {
 		return ccSV(r, val)
 	case engine.Afforest:
 		return ccAfforest(r, val)
+	case engine.ECL:
+		return ccECL(r, val)
 	}
 	return ccLabelProp(r, val)
 }

@@ -47,7 +47,27 @@ const (
 
 // resolveMIS fills MIS's auto knobs: resolvePerVertex's, push, Jacobi rounds (sync=sync), and
 // dedup=atomic for the data-driven push's compaction.
+//
+// method=auto is ecl (mis_ecl.go) unless a knob of the rounds is set; ecl runs fused (one
+// cooperative launch) unless fuse=off.
 func resolveMIS(r *run, s *engine.Schedule) error {
+	roundKnobs := s.Driven != engine.DrivenAuto || s.Direction != engine.DirAuto || s.Sync != engine.SyncAuto ||
+		s.Dedup != engine.DedupAuto || s.Frontier != engine.FrontierAuto || s.PushAgg != engine.AggAuto || s.LB != engine.LBAuto
+	if s.Method == engine.MethodAuto {
+		s.Method = engine.Luby
+		if !roundKnobs {
+			s.Method = engine.ECL
+		}
+	}
+	if s.Method == engine.ECL {
+		if s.Fuse == engine.FuseAuto {
+			s.Fuse = misEclFuse
+		}
+		return nil
+	}
+	if s.Fuse == engine.FuseOn {
+		return unsupported("mis: fuse=on runs method=ecl in one launch; method=luby is host-driven")
+	}
 	if s.Dedup == engine.DedupCull {
 		return unsupported("mis: dedup=cull: the worklist is compacted from the undecided vertices, each once (dedup=atomic)")
 	}
@@ -70,6 +90,9 @@ func resolveMIS(r *run, s *engine.Schedule) error {
 
 // mis runs the rounds until every vertex is decided.
 func mis(r *run) error {
+	if r.s.Method == engine.ECL {
+		return misECL(r)
+	}
 	s := r.s
 	n := int64(r.n)
 	data, push, async := s.Driven == engine.Data, s.Direction == engine.Push, s.Sync == engine.Async

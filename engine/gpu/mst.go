@@ -59,12 +59,53 @@ const (
 )
 
 // resolveMST fills MST's auto knobs (resolvePerVertex).
+//
+// method=auto is ecl (mst_ecl.go) on an undirected graph unless a knob of the rounds is set;
+// ecl runs fused (one cooperative launch) unless fuse=off.
 func resolveMST(r *run, s *engine.Schedule) error {
+	roundKnobs := s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto || s.PushAgg != engine.AggAuto || s.LB != engine.LBAuto
+	if s.Method == engine.MethodAuto {
+		s.Method = engine.Boruvka
+		if mstEclFits(r.g) == "" && !roundKnobs {
+			s.Method = engine.ECL
+		}
+	}
+	if s.Method == engine.ECL {
+		if why := mstEclFits(r.g); why != "" {
+			return unsupported("mst: method=ecl: %s", why)
+		}
+		if s.Fuse == engine.FuseAuto {
+			s.Fuse = engine.FuseOn // the rounds without a host round trip each
+		}
+		return nil
+	}
+	if s.Fuse == engine.FuseOn {
+		return unsupported("mst: fuse=on runs method=ecl's rounds in one launch; method=boruvka is host-driven")
+	}
 	return resolvePerVertex(s, "mst", "the live vertices and components are compacted queues")
+}
+
+// prepareMST builds the arcs' sources (the COO rows) that method=ecl's worklist builds read,
+// once per graph, outside the timing.
+func prepareMST(r *run) error {
+	if r.s.Method != engine.ECL {
+		return nil
+	}
+	if err := r.rows(&r.dg.out); err != nil {
+		return err
+	}
+	if err := r.sync(); err != nil {
+		return err
+	}
+	_, err := r.kernels() // the rows' launch belongs to no iteration
+	return err
 }
 
 // mst runs Boruvka's rounds until no component has an edge out.
 func mst(r *run) error {
+	if r.s.Method == engine.ECL {
+		return mstECL(r)
+	}
 	s := r.s
 	n := int64(r.n)
 	data := s.Driven == engine.Data

@@ -54,6 +54,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("direction", "push", "pull"), axis("driven", "topology", "hybrid"), axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
 		// fuse=on: Shiloach-Vishkin's rounds in one cooperative launch (method auto resolves to sv)
 		{axis("fuse", "on"), axis("method", "auto", "sv"), axis("lb", "thread", "warp", "cta", "twc")},
+		// ECL-CC: hooking by degree buckets (auto picks it on sparse graphs)
+		{axis("method", "ecl"), axis("fuse", "on", "off")},
 	},
 	engine.PR: {
 		{},
@@ -93,10 +95,15 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 	},
 	engine.MIS: {
 		{},
+		{axis("method", "luby", "ecl")},
+		{axis("method", "ecl"), axis("fuse", "off")},
 		{axis("direction", "push", "pull"), axis("driven", "data", "topology"), axis("sync", "sync", "async")},
 	},
 	engine.MST: {
 		{},
+		// method=ecl is auto's choice on an undirected graph (a directed one has none)
+		{axis("method", "boruvka")},
+		{axis("fuse", "off")},
 		{axis("driven", "data", "topology")},
 	},
 }

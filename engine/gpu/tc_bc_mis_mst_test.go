@@ -23,9 +23,9 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 	engine.BC: {"", "direction=push", "direction=pull", "driven=topology", "direction=push driven=topology",
 		"direction=pull driven=topology", "lb=thread", "lb=thread direction=push", "lb=thread direction=pull",
 		"lb=thread driven=topology", "alpha=1 beta=2", "alpha=1 beta=2 lb=thread"},
-	engine.MIS: {"", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
+	engine.MIS: {"", "method=luby", "method=ecl fuse=off", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
-	engine.MST: {"", "driven=topology"},
+	engine.MST: {"", "method=boruvka", "fuse=off", "driven=topology"},
 }
 
 // tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
@@ -90,6 +90,15 @@ func runFourAlgsCase(t *testing.T, e, ref engine.Engine, c enginetest.Case, a en
 			}
 			t.Fatalf("%s %s: ref: %v", a, c.Name, err)
 		}
+		// method=ecl's MIS (auto's choice) takes degree-aware priorities: the same set as
+		// engine/ref's greedy under them
+		wantECL := want
+		if a == engine.MIS {
+			if wantECL, err = ref.Run(context.Background(), engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p,
+				Schedule: engine.Schedule{Method: engine.ECL}}); err != nil {
+				t.Fatalf("%s %s: ref method=ecl: %v", a, c.Name, err)
+			}
+		}
 		for _, ss := range fourAlgsSchedules[a] {
 			name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
 			var streamed int
@@ -100,7 +109,11 @@ func runFourAlgsCase(t *testing.T, e, ref engine.Engine, c enginetest.Case, a en
 				t.Errorf("%s: %v", name, err)
 				continue
 			}
-			if err := engine.Verify(c.G, got, want); err != nil {
+			w := want
+			if got.Schedule.Method == engine.ECL {
+				w = wantECL
+			}
+			if err := engine.Verify(c.G, got, w); err != nil {
 				t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(a, "gpu"), err)
 				continue
 			}
@@ -132,6 +145,9 @@ func checkKernels(t *testing.T, name string, a engine.Algorithm, res *engine.Res
 		t.Errorf("%s: no iteration records", name)
 	}
 	s := res.Schedule
+	if s.Method == engine.ECL {
+		return // the ECL methods have no round knobs to resolve
+	}
 	if s.LB == engine.LBAuto || (a == engine.TC && (s.Order == engine.OrderAuto || s.Intersect == engine.IntersectAuto || s.Relabel == engine.RelabelAuto)) ||
 		(a != engine.TC && s.Driven == engine.DrivenAuto) {
 		t.Errorf("%s: resolved schedule still has auto knobs: %s", name, s.Relevant(a, "gpu"))
@@ -214,4 +230,36 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 func TestConformanceTCBCMISMST(t *testing.T) {
 	openGPU(t)
 	enginetest.Run(t, "gpu", engine.TC, engine.BC, engine.MIS, engine.MST)
+}
+
+// TestMSTECLDirected checks that method=ecl refuses a directed graph (its worklist keeps an
+// edge as one arc u->v with u < v) and that auto runs Boruvka there.
+func TestMSTECLDirected(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	for _, c := range enginetest.Graphs(t) {
+		if !c.G.Directed || c.G.NumVertices() == 0 {
+			continue
+		}
+		_, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.MST, Params: engine.DefaultParams(), Schedule: sched(t, "method=ecl")})
+		if !errors.Is(err, engine.ErrUnsupported) {
+			t.Errorf("mst %s method=ecl: got %v, want ErrUnsupported", c.Name, err)
+		}
+		got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.MST, Params: engine.DefaultParams()})
+		if err != nil {
+			t.Fatalf("mst %s: %v", c.Name, err)
+		}
+		if got.Schedule.Method != engine.Boruvka {
+			t.Errorf("mst %s: auto resolved to method=%s on a directed graph, want boruvka", c.Name, got.Schedule.Method)
+		}
+		want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.MST, Params: engine.DefaultParams()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := engine.Verify(c.G, got, want); err != nil {
+			t.Errorf("mst %s: %v", c.Name, err)
+		}
+		return
+	}
+	t.Skip("no directed graph in the matrix")
 }

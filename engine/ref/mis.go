@@ -9,9 +9,10 @@ import (
 )
 
 // Maximal independent set, serially: visit the vertices in decreasing priority
-// (engine.MISPriority of seed) and take each one that has no neighbour taken yet. This greedy
-// set is the one Luby's algorithm reaches with the same fixed priorities, so every engine's MIS
-// equals it for the same seed. Arcs count in both directions; self-loops are ignored.
+// (engine.MISPriority of seed; with method=ecl, engine.MISDegreePriority) and take each one that
+// has no neighbour taken yet. This greedy set is the one Luby's algorithm (and ECL-MIS's in-place
+// decisions) reach with the same fixed priorities, so every engine's MIS equals it for the same
+// seed and rule. Arcs count in both directions; self-loops are ignored.
 
 func init() { register(engine.MIS, mis) }
 
@@ -26,8 +27,20 @@ func mis(ctx context.Context, req *engine.Request, res *engine.Result, emit func
 		order[v] = uint32(v)
 	}
 	seed := req.Params.Seed
+	prio := make([]uint64, n)
+	if req.Schedule.Method == engine.ECL {
+		res.Schedule = engine.Schedule{Method: engine.ECL} // the greedy pass is ECL-MIS's order, decided serially
+		deg, avg16 := engine.MISDegrees(g), engine.MISAvg16(g)
+		for v := range prio {
+			prio[v] = engine.MISDegreePriority(seed, uint32(v), deg[v], avg16)
+		}
+	} else {
+		for v := range prio {
+			prio[v] = engine.MISPriority(seed, uint32(v))
+		}
+	}
 	slices.SortFunc(order, func(a, b uint32) int {
-		pa, pb := engine.MISPriority(seed, a), engine.MISPriority(seed, b)
+		pa, pb := prio[a], prio[b]
 		switch {
 		case pa > pb:
 			return -1

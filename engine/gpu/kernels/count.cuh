@@ -1,0 +1,32 @@
+// count.cuh: counters and list appends that take one atomic per warp instead of one per thread
+// (a counter every thread of a large grid adds to is one contended address). Every thread of a
+// warp that reaches a call at once takes part; the helpers need no full warp.
+#pragma once
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+// warp_add adds v of every thread that calls it together into *p, one atomic per warp.
+__device__ __forceinline__ void warp_add(unsigned long long* p, unsigned long long v) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long s = cg::reduce(g, v, cg::plus<unsigned long long>());
+    if (g.thread_rank() == 0 && s) atomicAdd(p, s);
+}
+
+// warp_max raises *p to the largest v of the threads that call it together, one atomic per warp.
+__device__ __forceinline__ void warp_max(unsigned long long* p, unsigned long long v) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long s = cg::reduce(g, v, cg::greater<unsigned long long>());
+    if (g.thread_rank() == 0) atomicMax(p, s);
+}
+
+// warp_slot reserves one entry of the list whose length is *len for each thread that calls it
+// together, one atomic per warp, and returns the caller's entry.
+__device__ __forceinline__ unsigned long long warp_slot(unsigned long long* len) {
+    namespace cg = cooperative_groups;
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(len, (unsigned long long)g.size());
+    return g.shfl(base, 0) + g.thread_rank();
+}
