@@ -57,16 +57,7 @@ func ccECL(r *run, val buffer) error {
 	if r.s.Fuse == engine.FuseOn {
 		// the steps in one cooperative launch, grid-wide barriers between them
 		a.mid, a.high = boolInt(maxDeg > cceLow), boolInt(maxDeg > cceMid)
-		fn, grid, err := r.coopGrid("cc_ecl_fused", 0)
-		if err != nil {
-			return err
-		}
-		if err := r.timedKernel("cc_ecl_fused", grid, block, func() error {
-			if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
-				return fmt.Errorf("%w (kernel cc_ecl_fused, cooperative grid %d x %d)", err, grid, block)
-			}
-			return nil
-		}); err != nil {
+		if _, err := launchCoopStruct(r, "cc_ecl_fused", &a); err != nil {
 			return err
 		}
 	} else {

@@ -87,6 +87,22 @@ func launchStruct[T any](r *run, name string, grid int, a *T) error {
 	return r.launchStruct(name, grid, unsafe.Pointer(&c))
 }
 
+// launchCoopStruct launches kernel name cooperatively (every block resident, so that it may
+// wait at grid-wide barriers) with a copy of *a, timed with events, and returns its grid.
+func launchCoopStruct[T any](r *run, name string, a *T) (int, error) {
+	fn, grid, err := r.coopGrid(name, 0)
+	if err != nil {
+		return 0, err
+	}
+	c := *a
+	return grid, r.timedKernel(name, grid, block, func() error {
+		if err := launch(fn, grid, block, unsafe.Pointer(&c), true); err != nil {
+			return fmt.Errorf("%w (kernel %s, cooperative grid %d x %d)", err, name, grid, block)
+		}
+		return nil
+	})
+}
+
 // launchStruct is run.launch for the kernels whose parameter is their own argument struct
 // (tc, bc, mis, mst): kernel name with grid blocks of 256 threads, timed with events.
 func (r *run) launchStruct(name string, grid int, args unsafe.Pointer) error {

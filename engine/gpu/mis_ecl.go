@@ -41,7 +41,7 @@ func misECL(r *run) error {
 	if fused {
 		runName = "mis_ecl_fused"
 	}
-	fn, grid, err := r.coopGrid(runName, 0)
+	_, grid, err := r.coopGrid(runName, 0)
 	if err != nil {
 		return err
 	}
@@ -54,12 +54,7 @@ func misECL(r *run) error {
 	}
 	if fused {
 		// init, a grid-wide barrier, run: one cooperative launch
-		if err := r.timedKernel(runName, grid, block, func() error {
-			if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
-				return fmt.Errorf("%w (kernel %s, cooperative grid %d x %d)", err, runName, grid, block)
-			}
-			return nil
-		}); err != nil {
+		if _, err := launchCoopStruct(r, runName, &a); err != nil {
 			return err
 		}
 	} else {

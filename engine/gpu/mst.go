@@ -247,23 +247,31 @@ func mst(r *run) error {
 			break
 		}
 	}
-	fl, err := readI64(b["mst.flen"], 0)
+	forest, flen := b["mst.forest"], b["mst.flen"]
+	r.collect = func() error { return r.collectForest(forest, flen) }
+	return nil
+}
+
+// collectForest fetches the forest's arcs (flen of them in forest) once the run is over, sorts
+// them and fills the result's total weight, edge and tree counts.
+func (r *run) collectForest(forest, flen buffer) error {
+	fl, err := readI64(flen, 0)
 	if err != nil {
 		return err
 	}
-	forest := make([]int64, fl)
-	if err := download(forest, b["mst.forest"]); err != nil {
+	arcs := make([]int64, fl)
+	if err := download(arcs, forest); err != nil {
 		return err
 	}
-	slices.Sort(forest)
+	slices.Sort(arcs)
 	var total int64
-	for _, e := range forest {
+	for _, e := range arcs {
 		total += int64(engine.ArcWeight(r.g, e))
 	}
-	r.res.Forest = forest
+	r.res.Forest = arcs
 	r.res.Summary.TotalWeight = total
 	r.res.Summary.ForestEdges = fl
-	r.res.Summary.Components = n - fl
+	r.res.Summary.Components = int64(r.n) - fl
 	return nil
 }
 

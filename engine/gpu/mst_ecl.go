@@ -88,27 +88,8 @@ func mstECL(r *run) error {
 	} else if err := mstEclRounds(r, a, wl, lens, filter); err != nil {
 		return err
 	}
-	forestBuf, flenBuf := b["mste.forest"], b["mste.flen"]
-	r.collect = func() error {
-		fl, err := readI64(flenBuf, 0)
-		if err != nil {
-			return err
-		}
-		forest := make([]int64, fl)
-		if err := download(forest, forestBuf); err != nil {
-			return err
-		}
-		slices.Sort(forest)
-		var total int64
-		for _, e := range forest {
-			total += int64(engine.ArcWeight(r.g, e))
-		}
-		r.res.Forest = forest
-		r.res.Summary.TotalWeight = total
-		r.res.Summary.ForestEdges = fl
-		r.res.Summary.Components = n - fl
-		return nil
-	}
+	forest, flen := b["mste.forest"], b["mste.flen"]
+	r.collect = func() error { return r.collectForest(forest, flen) }
 	return nil
 }
 
@@ -120,19 +101,10 @@ func mstEclFused(r *run, a mstEclArgs, wl [2]buffer, lens, trace, minv2 buffer, 
 	}
 	a.wl, a.next, a.nlen = wl[0].addr(), wl[1].addr(), lens.addr()
 	a.minv2, a.trace, a.steps = minv2.addr(), trace.addr(), mstEclMaxSteps
-	fn, grid, err := r.coopGrid("mst_ecl_fused", 0)
-	if err != nil {
-		return err
-	}
 	if err := r.begin(); err != nil {
 		return err
 	}
-	if err := r.timedKernel("mst_ecl_fused", grid, block, func() error {
-		if err := launch(fn, grid, block, unsafe.Pointer(&a), true); err != nil {
-			return fmt.Errorf("%w (kernel mst_ecl_fused, cooperative grid %d x %d)", err, grid, block)
-		}
-		return nil
-	}); err != nil {
+	if _, err := launchCoopStruct(r, "mst_ecl_fused", &a); err != nil {
 		return err
 	}
 	if err := r.readCounters(); err != nil {
