@@ -96,14 +96,13 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 	engine.MIS: {
 		{},
 		{axis("method", "luby", "ecl")},
-		{axis("method", "ecl"), axis("fuse", "off")},
+		{axis("method", "ecl"), axis("fuse", "on")},
 		{axis("direction", "push", "pull"), axis("driven", "data", "topology"), axis("sync", "sync", "async")},
 	},
 	engine.MST: {
 		{},
 		// method=ecl is auto's choice on an undirected graph (a directed one has none)
 		{axis("method", "boruvka")},
-		{axis("fuse", "off")},
 		{axis("driven", "data", "topology")},
 	},
 }

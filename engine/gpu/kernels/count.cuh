@@ -30,3 +30,26 @@ __device__ __forceinline__ unsigned long long warp_slot(unsigned long long* len)
     if (g.thread_rank() == 0) base = atomicAdd(len, (unsigned long long)g.size());
     return g.shfl(base, 0) + g.thread_rank();
 }
+
+// block_add adds v of every thread of the block into *p, one atomic per block. Every thread of
+// the block must call it (it holds two barriers); unlike warp_add it needs no threads that
+// arrive together, so it suits a loop whose threads leave it at different times.
+__device__ __forceinline__ void block_add(unsigned long long* p, unsigned long long v) {
+    __shared__ unsigned long long sum;
+    if (threadIdx.x == 0) sum = 0;
+    __syncthreads();
+    if (v) atomicAdd(&sum, v);
+    __syncthreads();
+    if (threadIdx.x == 0 && sum) atomicAdd(p, sum);
+}
+
+// block_max raises *p to the largest v of the block's threads, one atomic per block (every
+// thread of the block must call it).
+__device__ __forceinline__ void block_max(unsigned long long* p, unsigned long long v) {
+    __shared__ unsigned long long top;
+    if (threadIdx.x == 0) top = 0;
+    __syncthreads();
+    atomicMax(&top, v);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicMax(p, top);
+}

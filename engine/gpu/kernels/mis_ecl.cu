@@ -22,7 +22,7 @@ typedef unsigned char u8;
 #define OUT 0
 
 // Counters (u64 words of ctr).
-enum { CJoined = 0, CScanned = 1, CPasses = 2 };
+enum { CJoined = 0, CPasses = 2 };
 
 // MisEclArgs is every kernel's single parameter, mirrored by misEclArgs in mis_ecl.go.
 struct MisEclArgs {
@@ -73,22 +73,17 @@ __device__ __forceinline__ void d_init(const MisEclArgs& a) {
         }
         a.stat[v] = s;
     }
-    warp_add(&a.ctr[CJoined], alone);
+    block_add(&a.ctr[CJoined], alone);
 }
 
-// wins: (sv, v) beats every undecided neighbour in one list; ok stays false at the first one
-// that is ahead (or In).
-__device__ __forceinline__ bool wins(const volatile u8* st, const i64* off, const u32* nbr, u32 v, u8 sv, u64* scanned) {
-    i64 beg = __ldg(&off[v]), end = __ldg(&off[v + 1]);
-    for (i64 e = beg; e < end; e++) {
+// wins: (sv, v) beats every undecided neighbour in one list; false at the first one that is
+// ahead (or In).
+__device__ __forceinline__ bool wins(const volatile u8* st, const i64* off, const u32* nbr, u32 v, u8 sv) {
+    for (i64 e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
         u32 u = __ldg(&nbr[e]);
         u8 su = st[u];
-        if (!(sv > su || (sv == su && v >= u))) {
-            *scanned += e - beg + 1;
-            return false;
-        }
+        if (!(sv > su || (sv == su && v >= u))) return false;
     }
-    *scanned += end - beg;
     return true;
 }
 
@@ -104,7 +99,7 @@ __device__ __forceinline__ void knock_out(volatile u8* st, const i64* off, const
 // (a vertex may wait on a neighbour of another thread).
 __device__ __forceinline__ void d_run(const MisEclArgs& a) {
     volatile u8* st = a.stat;
-    u64 joined = 0, scanned = 0, passes = 0;
+    u64 joined = 0, passes = 0;
     bool missing;
     do {
         missing = false;
@@ -112,8 +107,7 @@ __device__ __forceinline__ void d_run(const MisEclArgs& a) {
         for (i64 v = gtid(); v < a.n; v += gstride()) {
             u8 sv = st[v];
             if (!(sv & 1)) continue;
-            if (wins(st, a.off, a.nbr, (u32)v, sv, &scanned) &&
-                (!a.ioff || wins(st, a.ioff, a.inbr, (u32)v, sv, &scanned))) {
+            if (wins(st, a.off, a.nbr, (u32)v, sv) && (!a.ioff || wins(st, a.ioff, a.inbr, (u32)v, sv))) {
                 knock_out(st, a.off, a.nbr, (u32)v);
                 if (a.ioff) knock_out(st, a.ioff, a.inbr, (u32)v);
                 st[v] = IN;  // In only holds neighbours back: no fence needed before it
@@ -123,9 +117,9 @@ __device__ __forceinline__ void d_run(const MisEclArgs& a) {
             }
         }
     } while (missing);
-    warp_add(&a.ctr[CJoined], joined);
-    warp_add(&a.ctr[CScanned], scanned);
-    warp_max(&a.ctr[CPasses], passes);
+    // every thread of a block gets here (a thread only waits for vertices, never for a barrier)
+    block_add(&a.ctr[CJoined], joined);
+    block_max(&a.ctr[CPasses], passes);
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_init(const MisEclArgs a) { d_init(a); }
