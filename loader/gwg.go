@@ -348,14 +348,6 @@ func validateLists(off []int64, nb []uint32, wt []int32, undirected bool) string
 	msgs := make([]string, len(vr)-1)
 	sums := make([]uint64, len(vr)-1)
 	parallelFor(len(vr)-1, w, func(p int) {
-		for v := vr[p]; v < vr[p+1]; v++ {
-			for i := off[v] + 1; i < off[v+1]; i++ {
-				if nb[i] < nb[i-1] {
-					msgs[p] = fmt.Sprintf("the neighbours of vertex %d are not sorted", v)
-					return
-				}
-			}
-		}
 		if wt != nil {
 			for i := off[vr[p]]; i < off[vr[p+1]]; i++ {
 				if wt[i] < 0 {
@@ -364,8 +356,14 @@ func validateLists(off []int64, nb []uint32, wt []int32, undirected bool) string
 				}
 			}
 		}
+		bad := -1
 		if undirected {
-			sums[p] = arcHashSum(off, nb, wt, vr[p], vr[p+1])
+			sums[p], bad = arcSum(off, nb, wt, vr[p], vr[p+1])
+		} else {
+			bad = firstUnsorted(off, nb, vr[p], vr[p+1])
+		}
+		if bad >= 0 {
+			msgs[p] = fmt.Sprintf("the neighbours of vertex %d are not sorted", bad)
 		}
 	})
 	var total uint64
@@ -375,11 +373,23 @@ func validateLists(off []int64, nb []uint32, wt []int32, undirected bool) string
 		}
 		total += sums[p]
 	}
-	if total != 0 {
+	if undirected && total != 0 {
 		u, v, ww, _ := firstAsymmetric(off, nb, wt)
 		return "flagged undirected: " + asymmetryMsg(u, v, ww, wt != nil, 0)
 	}
 	return ""
+}
+
+// firstUnsorted returns the first of vertices lo..hi-1 whose list is not sorted, or -1.
+func firstUnsorted(off []int64, nb []uint32, lo, hi int) int {
+	for u := lo; u < hi; u++ {
+		for i := off[u] + 1; i < off[u+1]; i++ {
+			if nb[i] < nb[i-1] {
+				return u
+			}
+		}
+	}
+	return -1
 }
 
 // cacheKey is the text a cache must have been made with to be reused: the options that shape
