@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -183,4 +185,51 @@ func TestPipeRefused(t *testing.T) {
 		t.Errorf("session changed: %s, was %s", got, want)
 	}
 	do(t, s, out, "run bfs src=0")
+}
+
+// fsizeChild names the test that this binary, run again by TestWriteFileSizeLimit, runs
+// under a file-size limit.
+const fsizeChild = "GWORKBENCH_FSIZE_CHILD"
+
+// A real write error from the kernel, not an injected one: under a file-size limit
+// (RLIMIT_FSIZE; Go ignores SIGXFSZ, so a write past it fails with EFBIG, as on a full disk),
+// saving over a good session leaves it whole, and a failed export leaves no file.
+func TestWriteFileSizeLimit(t *testing.T) {
+	if os.Getenv(fsizeChild) == "" {
+		if testing.Short() {
+			t.Skip("re-runs the test binary; skipped with -short")
+		}
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestWriteFileSizeLimit$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), fsizeChild+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS")) {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	s, out := newTest(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "s.json")
+	do(t, s, out, "run bfs src=0 as b; save "+good)
+	before, _ := os.ReadFile(good)
+	for i := range 20 {
+		do(t, s, out, fmt.Sprintf("run bfs src=0 as r%d", i))
+	}
+	lim := uint64(len(before) + 100)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: lim, Max: lim}); err != nil {
+		t.Skipf("setrlimit: %v", err)
+	}
+	err := s.Exec(context.Background(), "save "+good)
+	if err == nil || !strings.Contains(err.Error(), "file too large") {
+		t.Errorf("save past the limit: %v", err)
+	}
+	if got, _ := os.ReadFile(good); !bytes.Equal(got, before) {
+		t.Errorf("the saved session changed: %d bytes, was %d", len(got), len(before))
+	}
+	if err := s.Exec(context.Background(), "report "+filepath.Join(dir, "r.html")); err == nil {
+		t.Errorf("report past the limit: no error")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files in the folder, want only s.json", len(ents))
+	}
 }
