@@ -74,6 +74,7 @@ type bcRun struct {
 	cnt    []counters
 	iter   int
 	front  bitmap    // the level pulled from (forward), the successors' level (backward)
+	marked int32     // the level front holds, -1 when none (data-driven: clearing it costs its size)
 	acc    []float64 // backward push: the sums gathered for level d
 }
 
@@ -106,7 +107,8 @@ func runBC(ctx context.Context, r *Run) error {
 	b := &bcRun{r: r, g: g, gt: g.Transpose(), n: n, dir: s.Direction, data: s.Driven == engine.Data,
 		alpha: s.Alpha, beta: s.Beta,
 		depth: make([]int32, n), sigma: make([]float64, n), coef: make([]float64, n), cent: make([]float64, n),
-		next: newSegQueue(r.Workers, 0), rest: newSegQueue(r.Workers, 0), cnt: make([]counters, r.Workers)}
+		next: newSegQueue(r.Workers, 0), rest: newSegQueue(r.Workers, 0), cnt: make([]counters, r.Workers),
+		marked: -1}
 	if b.alpha == 0 {
 		b.alpha = engine.DefaultAlpha
 	}
@@ -497,16 +499,29 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 }
 
 // markLevel returns the bitmap of level d: from the stored level (data) or a depth sweep.
-// It must not run while depths change.
+// It must not run while depths change. Over stored levels it unmarks only the level marked
+// before, so that a level costs its own size, not V/64 words (a road graph has thousands of
+// levels of a few thousand vertices).
 func (b *bcRun) markLevel(d int32) bitmap {
 	r := b.r
 	if b.front == nil {
 		b.front = newBitmap(b.n)
 	}
 	front := b.front
-	clear(front)
 	if b.data {
-		if int(d)+1 >= len(b.bounds) {
+		if b.marked == d {
+			return front
+		}
+		if b.marked >= 0 && int(b.marked)+1 < len(b.bounds) {
+			old := b.level(b.marked)
+			r.forRange(len(old), 4096, 1, func(_, lo, hi int) {
+				for _, u := range old[lo:hi] {
+					atomic.StoreUint64(&front[u>>6], 0)
+				}
+			})
+		}
+		b.marked = -1
+		if d < 0 || int(d)+1 >= len(b.bounds) {
 			return front
 		}
 		f := b.level(d)
@@ -515,8 +530,10 @@ func (b *bcRun) markLevel(d int32) bitmap {
 				front.set(u)
 			}
 		})
+		b.marked = d
 		return front
 	}
+	clear(front)
 	r.forRange(b.n, 4096, 64, func(_, lo, hi int) {
 		for u := lo; u < hi; u++ {
 			if b.depth[u] == d {
@@ -530,6 +547,9 @@ func (b *bcRun) markLevel(d int32) bitmap {
 // reset clears depth and sigma for the next source: only the visited vertices when the levels
 // were stored, else everything.
 func (b *bcRun) reset() {
+	if b.marked >= 0 {
+		b.markLevel(-1) // unmark, while the levels are still stored
+	}
 	if b.data {
 		q := b.queue
 		b.r.forRange(len(q), 4096, 1, func(_, lo, hi int) {

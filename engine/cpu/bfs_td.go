@@ -129,7 +129,7 @@ func (cl *tdClaimer) claim(depth []int32, nd int32, buf []uint32, scout int64) (
 // The bitmap is marked only here, so it holds exactly the vertices ever queued.
 func (b *bfsState) filterDuplicates(q *segQueue, remove bool) int64 {
 	clear(b.cnt)
-	parallel(len(q.seg), func(w int) {
+	b.parallel(len(q.seg), func(w int) {
 		seg := q.seg[w]
 		k := 0
 		var dups int64

@@ -29,6 +29,7 @@ type Run struct {
 	Workers int            // resolved worker count
 
 	stop atomic.Bool // set when the request's context is cancelled; see stopped
+	team *team       // the workers of parallel loops, started on first use
 }
 
 // driver runs one algorithm. It resolves the auto knobs it uses into r.Res.Schedule, appends
@@ -112,6 +113,11 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 	r := &Run{Req: &req, G: req.Graph, Res: res, Workers: w}
 	res.Provenance = engine.MachineProvenance()
 	defer context.AfterFunc(ctx, func() { r.stop.Store(true) })()
+	defer func() {
+		if r.team != nil {
+			r.team.close()
+		}
+	}()
 	start := time.Now()
 	if err := d(ctx, r); err != nil {
 		return nil, err

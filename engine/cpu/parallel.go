@@ -12,12 +12,23 @@ import (
 
 // parallel runs body(w) for w = 0 .. workers-1 concurrently, worker 0 on the calling
 // goroutine, and returns when all are done. Each w is one worker: per-worker buffers indexed
-// by w need no locking.
-func parallel(workers int, body func(w int)) {
+// by w need no locking. The run's team does it (see team.go), started on first use.
+func (r *Run) parallel(workers int, body func(w int)) {
 	if workers <= 1 {
 		body(0)
 		return
 	}
+	if r.team == nil && workers <= r.Workers {
+		r.team = newTeam(r.Workers)
+	}
+	if r.team != nil && workers <= r.team.size && r.team.run(workers, body) {
+		return
+	}
+	spawn(workers, body)
+}
+
+// spawn is parallel with a goroutine per worker, for a loop the team cannot take.
+func spawn(workers int, body func(w int)) {
 	var wg sync.WaitGroup
 	wg.Add(workers - 1)
 	for w := 1; w < workers; w++ {
@@ -84,7 +95,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 	split := r.split()
 	switch split {
 	case engine.Blocked:
-		parallel(workers, func(w int) {
+		r.parallel(workers, func(w int) {
 			defer done(w)
 			lo, hi := w*n/workers, (w+1)*n/workers
 			if align > 1 {
@@ -97,7 +108,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 			}
 		})
 	case engine.Cyclic:
-		parallel(workers, func(w int) {
+		r.parallel(workers, func(w int) {
 			defer done(w)
 			for lo := w * chunk; lo < n && !r.stopped(); lo += workers * chunk {
 				body(w, lo, min(lo+chunk, n))
@@ -105,7 +116,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		})
 	default:
 		var next atomic.Int64
-		parallel(workers, func(w int) {
+		r.parallel(workers, func(w int) {
 			defer done(w)
 			for !r.stopped() {
 				lo := int(next.Add(int64(chunk))) - chunk

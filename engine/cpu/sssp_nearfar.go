@@ -48,7 +48,7 @@ func (s *ssspState) nearFar(ctx context.Context, src uint32) error {
 			thr = max(thr+delta, (minFar/delta+1)*delta)
 			nextFar := newSegQueue(s.Workers, 0)
 			near.reset()
-			parallel(len(far.seg), func(w int) {
+			s.parallel(len(far.seg), func(w int) {
 				for _, v := range far.seg[w] {
 					d := int64(atomic.LoadInt32(&dist[v]))
 					switch {

@@ -64,11 +64,6 @@ func (a *tcAdj) list(v uint32) []uint32 { return a.nb[a.off[v]:a.off[v+1]] }
 
 func runTC(ctx context.Context, r *Run) error {
 	s := &r.Res.Schedule
-	if s.Intersect == engine.IntersectAuto {
-		// The bitmap beats the merge on kron (long oriented lists of mid-degree
-		// vertices meet again and again) and on urand (short lists, fewer branches).
-		s.Intersect = engine.IntersectHash
-	}
 	if s.LB == engine.LBAuto {
 		s.LB = engine.LBVertex
 	}
@@ -107,8 +102,34 @@ func runTC(ctx context.Context, r *Run) error {
 	default:
 		why = "relabel=off"
 	}
+	n := len(u.off) - 1
+	if s.Intersect == engine.IntersectAuto {
+		// The bitmap beats the merge on kron (long oriented lists of mid-degree vertices meet
+		// again and again) and on urand (short lists, fewer branches). On sparse graphs in id
+		// order (road networks) the merge needs neither the bitmap nor an oriented copy.
+		s.Intersect = engine.IntersectHash
+		if s.Order == engine.OrderID && len(u.nb) < tcSparseDegree*n {
+			s.Intersect = engine.IntersectMerge
+		}
+	}
 	r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "orient",
 		Note: fmt.Sprintf("order=%s relabel=%s (%s)", s.Order, s.Relabel, why)})
+	if s.Order == engine.OrderID && s.Relabel == engine.RelabelOff && s.Intersect == engine.IntersectMerge && s.LB == engine.LBVertex {
+		// No oriented copy: the lists are read in place, below each vertex (tc_lower.go).
+		r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
+			Note: fmt.Sprintf("in place: each triangle at its highest vertex; intersect=%s lb=%s split=%s", s.Intersect, s.LB, s.Split)})
+		t := time.Now()
+		total, scanned := tcCountLower(r, u)
+		if err := r.ctxErr(ctx); err != nil {
+			return err
+		}
+		r.emit(engine.Record{Phase: "count", Direction: engine.Push, Mode: engine.Topology,
+			InVertices: int64(n), InEdges: int64(len(u.nb)), EdgesScanned: scanned, Time: time.Since(t),
+			Note: fmt.Sprintf("%d triangles", total)})
+		r.Res.Triangles = total
+		r.Res.Summary.Triangles = total
+		return nil
+	}
 	h, byRank := tcOrient(r, u, s.Order, s.Relabel == engine.RelabelOn)
 	if err := r.ctxErr(ctx); err != nil {
 		return err
@@ -129,7 +150,7 @@ func runTC(ctx context.Context, r *Run) error {
 		// the middle one (probe N+(u) after v), whichever probes less.
 		hd := tcCountHeads(r, h)
 		if low, middle := tcMiddleCosts(h, hd); middle < 0.7*low {
-			ia := tcBuildInArcs(h, hd)
+			ia := tcBuildInArcs(r, h, hd)
 			r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
 				Note: fmt.Sprintf("each triangle found at its middle vertex: %.3g probes instead of %.3g", middle, low)})
 			total, scanned = tcCountMiddle(r, h, ia)

@@ -28,7 +28,7 @@ func tcCountHeads(r *Run, h *tcAdj) *tcHeads {
 		hd.bounds[w] = min(sortSearch64(h.off[1:], m*int64(w)/int64(workers)-1)+1, n)
 	}
 	hd.bounds[workers] = n
-	parallel(workers, func(w int) {
+	r.parallel(workers, func(w int) {
 		c := make([]int64, n)
 		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
 			for _, v := range h.nb[h.off[x]:h.off[x+1]] {
@@ -60,7 +60,7 @@ func tcMiddleCosts(h *tcAdj, hd *tcHeads) (low, middle float64) {
 // tcBuildInArcs groups the arcs by head: a prefix sum over vertices, then workers in order,
 // gives every worker a cursor in every in-list, and each worker scatters its own sources'
 // arcs there. In-lists come out sorted by source.
-func tcBuildInArcs(h *tcAdj, hd *tcHeads) *tcInArcs {
+func tcBuildInArcs(r *Run, h *tcAdj, hd *tcHeads) *tcInArcs {
 	n := len(h.off) - 1
 	off := make([]int64, n+1)
 	var sum int64
@@ -74,7 +74,7 @@ func tcBuildInArcs(h *tcAdj, hd *tcHeads) *tcInArcs {
 	}
 	off[n] = sum
 	ia := &tcInArcs{off: off, src: make([]uint32, sum), pos: make([]uint32, sum)}
-	parallel(len(hd.counts), func(w int) {
+	r.parallel(len(hd.counts), func(w int) {
 		cur := hd.counts[w]
 		for x := hd.bounds[w]; x < hd.bounds[w+1]; x++ {
 			for i, v := range h.nb[h.off[x]:h.off[x+1]] {
