@@ -158,3 +158,30 @@ func TestProgressWriter(t *testing.T) {
 		t.Errorf("progress went to the output: %q", out.String())
 	}
 }
+
+// TestTraceSwitchesWrap: at a narrow width (the TUI's panel) `trace NAME switches` wraps each
+// switch's reason instead of cutting it, and keeps its iteration.
+func TestTraceSwitchesWrap(t *testing.T) {
+	var out strings.Builder
+	s := New(Options{Out: &out, Width: 50})
+	bg := context.Background()
+	for _, line := range []string{"gen k = kron scale=10 degree=8", "set live=off", "run bfs as a"} {
+		if err := s.Exec(bg, line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out.Reset()
+	if err := s.Exec(bg, "trace a switches"); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, l := range strings.Split(strings.TrimRight(got, "\n"), "\n") {
+		if len([]rune(l)) > 50 || strings.Contains(l, "…") {
+			t.Errorf("line cut or too wide: %q", l)
+		}
+	}
+	joined := strings.Join(strings.Fields(got), " ")
+	if !strings.Contains(joined, "it 1 switch direction push -> pull: scoutCount (frontier edges)") || !strings.Contains(joined, "/ alpha") {
+		t.Errorf("the whole reason, at its iteration:\n%s", got)
+	}
+}

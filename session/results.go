@@ -154,6 +154,30 @@ func cmdTrace(ec *execCtx) error {
 		}
 		return nil
 	}
+	if filter == "switches" {
+		// Each switch and phase on lines of its own, its reason wrapped to the width rather
+		// than cut at the table's edge (the TUI's panel is narrow).
+		for _, rec := range it.r.Trace.Records {
+			if rec.Kind == engine.IterationRecord {
+				continue
+			}
+			what, txt := "phase", phaseText(rec)
+			if rec.Kind == engine.SwitchRecord {
+				what, txt = "switch", rec.Note
+				if rec.Switch != nil {
+					txt = fmt.Sprintf("%s %s -> %s: %s", rec.Switch.What, rec.Switch.From, rec.Switch.To, switchReason(rec.Switch))
+				}
+			}
+			for i, l := range s.hanging(txt, 17) {
+				if i == 0 {
+					s.printf("  it %-5d %-6s  %s\n", rec.Iter, what, l)
+				} else {
+					s.printf("%s%s\n", strings.Repeat(" ", 17), l)
+				}
+			}
+		}
+		return nil
+	}
 	s.printf("%s", table)
 	return nil
 }
