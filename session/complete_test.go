@@ -93,3 +93,23 @@ func TestCompletionNames(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestREPLCompletesNames: the REPL's completer completes a path's last element, so readline
+// lists file names rather than whole paths.
+func TestREPLCompletesNames(t *testing.T) {
+	s, _ := newTest(t)
+	dir := t.TempDir()
+	for _, f := range []string{"road.gr", "rmat.el"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	line := []rune("load " + dir + "/r")
+	got, n := completer{s}.Do(line, len(line))
+	var names []string
+	for _, g := range got {
+		names = append(names, string(g))
+	}
+	slices.Sort(names)
+	if n != 1 || !slices.Equal(names, []string{"mat.el", "oad.gr"}) {
+		t.Errorf("Do = %q, %d; want the rest of the names after \"r\" and 1", names, n)
+	}
+}

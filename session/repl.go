@@ -188,6 +188,20 @@ func (c completer) Do(line []rune, pos int) ([][]rune, int) {
 		last = head
 	}
 	cands := c.s.Complete(head)
+	// Paths complete their last element: readline then lists names, not whole paths.
+	if i := strings.LastIndexByte(last, '/'); i >= 0 {
+		dir := last[:i+1]
+		all := true
+		for _, cand := range cands {
+			all = all && strings.HasPrefix(cand, dir)
+		}
+		if all {
+			for j := range cands {
+				cands[j] = cands[j][len(dir):]
+			}
+			last = last[i+1:]
+		}
+	}
 	out := make([][]rune, 0, len(cands))
 	for _, cand := range cands {
 		suffix := strings.TrimPrefix(cand, last)
