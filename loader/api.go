@@ -161,7 +161,9 @@ func (opt Options) check() (*options, error) {
 
 // key is the canonical text of the options that shape the graph, stored in a .gwg cache so
 // that a cache made with other options is not reused.
+// ids=file marks caches whose graphs keep the file's vertex ids (graph.IDs): a cache made
+// before, with sparse ids as isolated vertices, is rebuilt.
 func (o *options) key() string {
-	return fmt.Sprintf("format=%s direction=%s base=%d selfloops=%v duplicates=%v weights=%s seed=%d",
+	return fmt.Sprintf("format=%s direction=%s base=%d selfloops=%v duplicates=%v weights=%s seed=%d ids=file",
 		o.format, o.direction, o.base, o.keepLoops, o.keepDups, o.weights, o.seed)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,4 +109,30 @@ func mapIDs(m graph.IDs, vs []uint32) []uint32 {
 		out[i] = uint32(m.ID(v))
 	}
 	return out
+}
+
+// TestCacheBeforeFileIDs: a .gwg cache made before vertices kept their file's ids (its key
+// lacks ids=file) is not reused: the graph is read again, compacted.
+func TestCacheBeforeFileIDs(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "sparse.txt")
+	os.WriteFile(src, []byte("10 20\n20 35\n"), 0o644)
+	opt := DefaultOptions()
+	opt.Cache = true
+	o, _ := opt.check()
+	f, _ := os.Open(src)
+	fi, _ := f.Stat()
+	key, err := cacheKey(o, f, fi.Size())
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := LoadReader(context.Background(), strings.NewReader("10 20\n20 35\n"), "sparse.txt", Options{Base: 0})
+	if err := writeGWG(src+".gwg", old, strings.Replace(key, " ids=file", "", 1)); err != nil {
+		t.Fatal(err)
+	}
+	g := mustLoad(t, src, opt)
+	if g.NumVertices() != 3 || g.IDs.Labels == nil || g.Origin.FromCache {
+		t.Errorf("V=%d ids %v from cache %v: the old cache was reused", g.NumVertices(), g.IDs, g.Origin.FromCache)
+	}
 }
