@@ -142,10 +142,11 @@ func (t *team) join() {
 	}
 }
 
-// close stops the workers.
+// close stops the workers. A team still running a loop (its caller is unwinding a panic) is
+// left to finish it and park.
 func (t *team) close() {
 	if !t.busy.CompareAndSwap(false, true) {
-		panic("cpu: team closed while running a loop")
+		return
 	}
 	t.closed = true
 	t.left.Store(int32(t.size - 1))
