@@ -187,17 +187,17 @@ func runSSSP(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
-// autoDelta picks delta from the weights and the diameter estimate. On a low-diameter graph
-// it is the mean weight of a sample of arcs divided by the mean degree, so that a bucket holds
-// about one relaxation wave (Meyer and Sanders' Θ(1/d) for weights in [0,1], scaled by the
-// weights): wider buckets there only add relaxations (kron scale 20, 2 workers: delta 4 scans
-// 44 M arcs, 16 scans 83 M, 64 scans 233 M). On a high-diameter graph (a road network:
-// thousands of hops, a bucket of a few thousand vertices) every bucket costs a barrier
-// round more than its work, so delta is the mean weight times the estimated diameter over
-// ssspBuckets, which bounds the rounds (road NE, weights 1..255: delta 50 ran 2,889 rounds,
-// 1024 ran 487 and took a fifth of the time). At least 1; an unweighted graph counts every arc
-// as 1. The diameter estimate is the graph's cached property (the first run on a graph
-// computes it, as the GPU engine's resolve does).
+// autoDelta picks delta from the weights and the degrees. On a graph of average degree 4 or
+// more it is the mean weight of a sample of arcs divided by the mean degree, so that a bucket
+// holds about one relaxation wave (Meyer and Sanders' Θ(1/d) for weights in [0,1], scaled by
+// the weights): wider buckets there only add relaxations (kron scale 20, 2 workers: delta 4
+// scans 44 M arcs, 16 scans 83 M, 64 scans 233 M). A sparser graph (road networks, meshes:
+// thousands of hops across, buckets of a few thousand vertices) pays a barrier round per
+// bucket more than the bucket's work, so delta is ssspSparseWidth mean weights, which bounds
+// the rounds (road NE, weights 1..255, 2 workers: delta 50 ran 2,889 rounds, 1024 ran 487 in a
+// fifth of the time, 4096 about as fast). The degree stands for the diameter here: the
+// graph's diameter estimate takes BFS sweeps that a run cannot cancel (a path of 2^17 vertices
+// is 2^17 levels). At least 1; an unweighted graph counts every arc as 1.
 func autoDelta(g *graph.CSR) int {
 	avgW := 1.0
 	if m := len(g.Weights); m > 0 {
@@ -211,18 +211,17 @@ func autoDelta(g *graph.CSR) int {
 	}
 	avgDeg := float64(g.NumArcs()) / float64(max(g.NumVertices(), 1))
 	d := avgW / avgDeg
-	if diam := g.Properties().Diameter; diam >= ssspHighDiameter {
-		d = max(d, avgW*float64(diam)/ssspBuckets)
+	if avgDeg < ssspSparseDegree {
+		d = avgW * ssspSparseWidth
 	}
 	return max(1, int(d))
 }
 
-// ssspHighDiameter is the estimated diameter from which autoDelta bounds the buckets, and
-// ssspBuckets about the most it lets a run take (the mean weight times the diameter, over
-// delta).
+// ssspSparseDegree is the average degree under which autoDelta takes ssspSparseWidth mean
+// weights as the bucket width.
 const (
-	ssspHighDiameter = 100
-	ssspBuckets      = 128
+	ssspSparseDegree = 4
+	ssspSparseWidth  = 8
 )
 
 // relax relaxes u's out-arcs from distance du and hands each improved vertex to push with
