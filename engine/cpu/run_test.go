@@ -56,7 +56,7 @@ func TestCancel(t *testing.T) {
 	}{
 		{"bfs-path", path, engine.BFS, pathSrc, "direction=push"},
 		{"bfs-topology", path, engine.BFS, pathSrc, "driven=topology"},
-		{"sssp-path", path, engine.SSSP, pathSrc, ""},
+		{"sssp-path", path, engine.SSSP, pathSrc, "delta=1"}, // one bucket per vertex: a long run
 		{"sssp-bellman-ford", back, engine.SSSP, pathSrc, "driven=topology"},
 		{"cc-labelprop", back, engine.CC, engine.DefaultParams(), "method=labelprop driven=topology"},
 		{"pr-pull", kron, engine.PR, slowPR, ""},
