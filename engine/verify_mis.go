@@ -31,7 +31,7 @@ func MISDegreeStatus(seed int64, v uint32, deg int64, avg16 uint64) uint8 {
 	if deg <= 0 {
 		return 0xfe
 	}
-	h := graph.Mix64(uint64(seed)*0x9e3779b97f4a7c15^uint64(v)) >> 48
+	h := graph.Mix64(uint64(seed)*graph.Golden^uint64(v)) >> 48
 	d := avg16 + uint64(deg)<<16 - h
 	p := (252*avg16 + d) / (2 * d)
 	return uint8(2*p + 1)
