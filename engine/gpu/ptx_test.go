@@ -9,39 +9,29 @@ import (
 	"testing"
 )
 
-// TestPTXCurrent fails, where nvcc 11.8 is on the PATH, when the committed PTX differs from a
-// fresh compile (run `make ptx`); elsewhere when a kernel's .cu is clearly newer than its PTX.
-// Headers are left to the compile check: a header change need not change every module's PTX
-// (kernels/pr.ptx stays the same when fused_loop in common.cuh changes), and git leaves the
-// unchanged PTX with its old time, so comparing a header's time with every PTX failed falsely
-// on the device machine after a merge.
+// TestPTXCurrent fails when the committed PTX differs from a fresh compile of its kernel by
+// Debian's nvcc 11.8 (run `make ptx`). Without that compiler it skips: modification times say
+// nothing in a copied or freshly cloned tree (a .cu edit that leaves the PTX byte-identical
+// leaves git's PTX older than its source), so comparing them failed falsely on the GPU machine.
+// CI installs the toolkit (make cuda-toolkit) before `make test`, so the comparison runs there.
 func TestPTXCurrent(t *testing.T) {
 	cus, _ := filepath.Glob("kernels/*.cu")
 	if len(cus) == 0 {
 		t.Fatal("no kernels/*.cu")
 	}
 	nvcc, _ := exec.LookPath("nvcc")
-	if nvcc != "" {
-		// The committed PTX comes from Debian's nvcc 11.8 (make cuda-toolkit); another
-		// release writes different PTX for the same source, so only 11.8 is compared.
-		if out, err := exec.Command(nvcc, "--version").Output(); err != nil || !bytes.Contains(out, []byte("release 11.8")) {
-			t.Logf("nvcc is not release 11.8: comparing the .cu files' modification times only")
-			nvcc = ""
-		}
+	if nvcc == "" {
+		t.Skip("nvcc is not installed (make cuda-toolkit): the PTX is compared with a fresh compile only where nvcc 11.8 is")
+	}
+	// The committed PTX comes from Debian's nvcc 11.8; another release writes different PTX
+	// for the same source, so only 11.8 is compared.
+	if out, err := exec.Command(nvcc, "--version").Output(); err != nil || !bytes.Contains(out, []byte("release 11.8")) {
+		t.Skip("nvcc is not release 11.8: the committed PTX is compared with nvcc 11.8's only")
 	}
 	for _, cu := range cus {
 		ptx := strings.TrimSuffix(cu, ".cu") + ".ptx"
-		pst, err := os.Stat(ptx)
-		if err != nil {
+		if _, err := os.Stat(ptx); err != nil {
 			t.Errorf("%s has no PTX %s: run `make ptx`", cu, ptx)
-			continue
-		}
-		if nvcc == "" {
-			// Without nvcc 11.8, modification times are all there is (a fresh checkout sets
-			// them arbitrarily, so only a clearly newer source counts).
-			if st, err := os.Stat(cu); err == nil && st.ModTime().Sub(pst.ModTime()) > 2e9 {
-				t.Errorf("%s is newer than %s: run `make ptx`", cu, ptx)
-			}
 			continue
 		}
 		out := filepath.Join(t.TempDir(), filepath.Base(ptx))
