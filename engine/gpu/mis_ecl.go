@@ -27,7 +27,7 @@ func misECL(r *run) error {
 		return err
 	}
 	a := misEclArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: r.req.Params.Seed,
-		avg16: engine.MISAvg16(r.g), stat: st.addr(), ctr: r.ctl.addr()}
+		avg16: engine.MISAvg16(r.g), stat: st.addr(), counters: r.ctl.addr()}
 	if r.g.Directed {
 		in, err := r.inCSR()
 		if err != nil {
@@ -100,7 +100,7 @@ type misEclArgs struct {
 	off, nbr, ioff, inbr uint64
 	n, seed              int64
 	avg16                uint64
-	stat, ctr            uint64
+	stat, counters       uint64
 }
 
 var _ [72 - unsafe.Sizeof(misEclArgs{})]byte // sizeof(MisEclArgs), static_asserted in mis_ecl.cu

@@ -64,7 +64,7 @@ func mstECL(r *run) error {
 	lens := b["mste.len"]
 	a := mstEclArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), wt: r.dg.out.wt.addr(), n: n,
 		parent: b["mste.parent"].addr(), minv: b["mste.minv"].addr(),
-		forest: b["mste.forest"].addr(), flen: b["mste.flen"].addr(), ctr: r.ctl.addr(), threshold: math.MaxInt32,
+		forest: b["mste.forest"].addr(), flen: b["mste.flen"].addr(), counters: r.ctl.addr(), threshold: math.MaxInt32,
 		row: r.dg.out.row.addr(), m: m}
 	if a.row == 0 && m > 0 {
 		return fmt.Errorf("gpu: mst: method=ecl: the arcs' sources were not prepared: internal error")
@@ -234,16 +234,16 @@ func mstEclRounds(r *run, a mstEclArgs, wl [2]buffer, lens buffer, filter bool) 
 
 // mstEclArgs mirrors struct MstEclArgs in kernels/mst_ecl.cu field for field (all 8 bytes).
 type mstEclArgs struct {
-	off, nbr, wt         uint64
-	n                    int64
-	parent, minv         uint64
-	wl, wlen, next, nlen uint64
-	heavy, threshold     int64
-	forest, flen, ctr    uint64
-	minv2, trace         uint64
-	steps                int64
-	row                  uint64
-	m                    int64
+	off, nbr, wt           uint64
+	n                      int64
+	parent, minv           uint64
+	wl, wlen, next, nlen   uint64
+	heavy, threshold       int64
+	forest, flen, counters uint64
+	minv2, trace           uint64
+	steps                  int64
+	row                    uint64
+	m                      int64
 }
 
 var _ [160 - unsafe.Sizeof(mstEclArgs{})]byte // sizeof(MstEclArgs), static_asserted in mst_ecl.cu

@@ -21,7 +21,7 @@ typedef unsigned char u8;
 #define IN 0xfe
 #define OUT 0
 
-// Counters (u64 words of ctr).
+// Counters (u64 words of counters).
 enum { CJoined = 0, CPasses = 2 };
 
 // MisEclArgs is every kernel's single parameter, mirrored by misEclArgs in mis_ecl.go.
@@ -37,7 +37,7 @@ struct MisEclArgs {
     u64 avg16;
     // 3. The status bytes and the counters.
     u8* stat;
-    u64* ctr;
+    u64* counters;
 };
 
 static_assert(sizeof(MisEclArgs) == 72, "MisEclArgs must match misEclArgs in mis_ecl.go");
@@ -73,7 +73,7 @@ __device__ __forceinline__ void d_init(const MisEclArgs& a) {
         }
         a.stat[v] = s;
     }
-    block_add(&a.ctr[CJoined], alone);
+    block_add(&a.counters[CJoined], alone);
 }
 
 // wins: (sv, v) beats every undecided neighbour in one list; false at the first one that is
@@ -118,8 +118,8 @@ __device__ __forceinline__ void d_run(const MisEclArgs& a) {
         }
     } while (missing);
     // every thread of a block gets here (a thread only waits for vertices, never for a barrier)
-    block_add(&a.ctr[CJoined], joined);
-    block_max(&a.ctr[CPasses], passes);
+    block_add(&a.counters[CJoined], joined);
+    block_max(&a.counters[CPasses], passes);
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_init(const MisEclArgs a) { d_init(a); }

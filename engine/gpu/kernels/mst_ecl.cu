@@ -28,7 +28,7 @@ typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
 
-// Counters (u64 words of ctr), cleared by the host every round.
+// Counters (u64 words of counters), cleared by the host every round.
 enum { CJoined = 0, CLeft = 1, CSteps = 2 };
 
 // MstEclArgs is every kernel's single parameter, mirrored by mstEclArgs in mst_ecl.go.
@@ -52,7 +52,7 @@ struct MstEclArgs {
     // 5. Outputs: the forest (arc indices) and its length; counters.
     i64* forest;
     u64* flen;
-    u64* ctr;
+    u64* counters;
     // 6. Fused (mst_ecl_fused): a second minimum per vertex (rounds alternate), and the trace:
     // TWords u64 per step (a build or a round), at most steps of them, then the start time.
     u64* minv2;
@@ -199,12 +199,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mst_ecl_flatten(const MstEcl
 
 // mst_ecl_min (1): the round's list wl (length *wlen) into next (length *nlen).
 extern "C" __global__ void __launch_bounds__(BLOCK) mst_ecl_min(const MstEclArgs a) {
-    warp_add(&a.ctr[CLeft], d_min<false>(a, (i64)*a.wlen, a.minv));
+    warp_add(&a.counters[CLeft], d_min<false>(a, (i64)*a.wlen, a.minv));
 }
 
 // mst_ecl_join (2): over the list min kept (wl, *wlen).
 extern "C" __global__ void __launch_bounds__(BLOCK) mst_ecl_join(const MstEclArgs a) {
-    warp_add(&a.ctr[CJoined], d_join(a, (i64)*a.wlen, a.minv));
+    warp_add(&a.counters[CJoined], d_join(a, (i64)*a.wlen, a.minv));
 }
 
 // mst_ecl_reset (3): over the same list; the next list (*nlen, the round's input) starts empty.
@@ -279,5 +279,5 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mst_ecl_fused(const MstEclAr
             k++;
         }
     }
-    if (lead) a0.ctr[CSteps] = k;
+    if (lead) a0.counters[CSteps] = k;
 }
