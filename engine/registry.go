@@ -27,13 +27,35 @@ type Request struct {
 	Algorithm Algorithm
 	Params    Params
 	Schedule  Schedule
-	Observer  Observer // may be nil
+	Observer  Observer     // may be nil
+	Progress  ProgressFunc // may be nil: hears how a long preparation (a layout's build) goes
 }
+
+// Progress is how far a run's long preparation has come: a step before the first iteration,
+// such as building the layout a schedule needs, that can take seconds on a big graph.
+type Progress struct {
+	What  string // the step, as a phrase: "building the blocked layout"
+	Unit  string // what Done and Total count: "arcs"
+	Done  int64
+	Total int64 // > 0
+}
+
+// ProgressFunc receives Progress reports, at most a few a second, from any of the engine's
+// goroutines (one at a time); the last report of a step has Done == Total. It must return
+// quickly.
+type ProgressFunc func(Progress)
 
 // Emit sends rec to the request's observer, if any.
 func (r *Request) Emit(rec Record) {
 	if r.Observer != nil {
 		r.Observer(rec)
+	}
+}
+
+// Report sends p to the request's progress function, if any.
+func (r *Request) Report(p Progress) {
+	if r.Progress != nil {
+		r.Progress(p)
 	}
 }
 

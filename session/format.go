@@ -168,3 +168,16 @@ func fmtCounter(n int64) string {
 	}
 	return fmtCount(n)
 }
+
+// fmtSI formats a large amount compactly with three significant digits: 950, 12.3 k, 268 M.
+func fmtSI(x float64) string {
+	for _, u := range []struct {
+		v float64
+		s string
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if x >= u.v {
+			return strconv.FormatFloat(x/u.v, 'g', 3, 64) + " " + u.s
+		}
+	}
+	return strconv.FormatFloat(x, 'f', 0, 64)
+}

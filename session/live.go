@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/viz"
@@ -141,4 +143,44 @@ func (s *Session) switchText(rec engine.Record) string {
 		return "switch " + rec.Note
 	}
 	return fmt.Sprintf("switch %s %s -> %s: %s", sw.What, sw.From, sw.To, switchReason(sw))
+}
+
+// prepLine shows a run's long preparation (an engine building the layout its schedule needs)
+// on the progress line: the step, how much of it is done and how fast. The run's first record,
+// or its end, clears the line. Engines report from their own goroutines, so it locks.
+type prepLine struct {
+	s      *Session
+	engine string
+	mu     sync.Mutex
+	what   string    // the step being shown
+	start  time.Time // when it was first reported
+	shown  bool
+}
+
+func (p *prepLine) report(pr engine.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pr.What != p.what {
+		p.what, p.start = pr.What, time.Now()
+	}
+	pct := int64(100)
+	if pr.Total > 0 && pr.Done < pr.Total {
+		pct = pr.Done * 100 / pr.Total
+	}
+	line := fmt.Sprintf("  %s: %s %d%% of %s %s", p.engine, pr.What, pct, fmtSI(float64(pr.Total)), pr.Unit)
+	if sec := time.Since(p.start).Seconds(); sec > 0 && pr.Done > 0 {
+		line += fmt.Sprintf(" (%s %s/s)", fmtSI(float64(pr.Done)/sec), pr.Unit)
+	}
+	p.s.progressf("%s", line)
+	p.shown = true
+}
+
+// clear removes the line, if it was drawn.
+func (p *prepLine) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		p.s.progressf("")
+		p.shown = false
+	}
 }

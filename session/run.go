@@ -359,16 +359,20 @@ func (s *Session) execute(ctx context.Context, sp runSpec, live, name string) (*
 	s.emit(RunStarted{Algorithm: sp.alg, Engine: sp.engineName, Graph: sp.graphName, Schedule: sp.sched})
 	lp := &livePrinter{s: s, mode: live, vertices: int64(sp.g.NumVertices())}
 	var recs []engine.Record // for a partial result if the run is cancelled
+	prep := &prepLine{s: s, engine: sp.engineName}
 	start := time.Now()
 	req := engine.Request{
 		Graph: sp.g, GraphName: sp.graphName, Algorithm: sp.alg, Params: sp.engineParams(), Schedule: sp.sched,
+		Progress: prep.report,
 		Observer: func(rec engine.Record) {
+			prep.clear()
 			recs = append(recs, rec)
 			s.emit(RunRecord{Record: rec})
 			lp.record(rec)
 		},
 	}
 	r, err := e.Run(ctx, req)
+	prep.clear()
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}

@@ -90,7 +90,9 @@ func (r *run) blocked(size int) (*blockedCSR, error) {
 	}
 	t0 := time.Now()
 	in := r.g.Transpose() // the graph itself when undirected
-	rows, off, nbr, segStart, segEdges := buildBlocked(in, size, runtime.GOMAXPROCS(0))
+	mt := newMeter(r.req, "building the blocked layout", 2*int64(len(in.Neighbors)))
+	rows, off, nbr, segStart, segEdges := buildBlocked(in, size, runtime.GOMAXPROCS(0), mt)
+	mt.finish()
 	need := int64(len(rows))*4 + int64(len(off))*8 + int64(len(nbr))*4 + int64(len(segStart))*8
 	if err := r.eng.ensureFree(need+r.estimate(), "the blocked layout (blocking) and this run"); err != nil {
 		return nil, err
@@ -129,7 +131,8 @@ func (r *run) keepLayout(b *blockedCSR, t0 time.Time, parts ...layoutPart) (*blo
 // edges, count their entries and edges per segment, take their write positions from a prefix
 // sum in (segment, worker) order, and copy their slices. Each in-list is sorted, so a
 // vertex's edges of one segment are one contiguous slice, found in one pass over the list.
-func buildBlocked(in *graph.CSR, size, workers int) (rows []uint32, off []int64, nbr []uint32, segStart, segEdges []int64) {
+// mt hears of each pass's arcs (2 x arcs in all).
+func buildBlocked(in *graph.CSR, size, workers int, mt *meter) (rows []uint32, off []int64, nbr []uint32, segStart, segEdges []int64) {
 	n := in.NumVertices()
 	segs := (n + size - 1) / size
 	if n < 1<<14 {
@@ -149,8 +152,13 @@ func buildBlocked(in *graph.CSR, size, workers int) (rows []uint32, off []int64,
 	}
 	// walk calls f(v, s, e0, e1) for each vertex of [lo, hi) and segment s it has edges from.
 	walk := func(lo, hi int, f func(v, s int, e0, e1 int64)) {
+		var walked int64
 		for v := lo; v < hi; v++ {
 			e, end := in.Offsets[v], in.Offsets[v+1]
+			if walked += end - e; walked >= meterChunk {
+				mt.add(walked)
+				walked = 0
+			}
 			for e < end {
 				s := int(in.Neighbors[e]) / size
 				lim := uint32(min((s+1)*size, n))
@@ -162,6 +170,7 @@ func buildBlocked(in *graph.CSR, size, workers int) (rows []uint32, off []int64,
 				e = e1
 			}
 		}
+		mt.add(walked)
 	}
 	// 2. Entries and edges per (worker, segment).
 	ent := make([][]int64, workers)
@@ -222,7 +231,9 @@ func (r *run) tiled(size, rng int) (*blockedCSR, error) {
 	}
 	t0 := time.Now()
 	in := r.g.Transpose() // the graph itself when undirected
-	tileOff, edges := buildTiled(in, size, rng, runtime.GOMAXPROCS(0))
+	mt := newMeter(r.req, "building the tiled layout", 2*int64(len(in.Neighbors)))
+	tileOff, edges := buildTiled(in, size, rng, runtime.GOMAXPROCS(0), mt)
+	mt.finish()
 	need := int64(len(tileOff))*8 + int64(len(edges))*4
 	if err := r.eng.ensureFree(need+r.estimate(), "the tiled layout (blocking with lb=edge) and this run"); err != nil {
 		return nil, err
@@ -249,6 +260,15 @@ func roundRobin(workers, count int, f func(i int)) {
 	wg.Wait()
 }
 
+// meterChunk is how many arcs a builder's worker walks between two reports to its meter.
+const meterChunk = 1 << 16
+
+// rangeArcs is the number of in-arcs of the destinations [rg x rng, (rg+1) x rng).
+func rangeArcs(in *graph.CSR, rg, rng int) int64 {
+	n := in.NumVertices()
+	return in.Offsets[min((rg+1)*rng, n)] - in.Offsets[rg*rng]
+}
+
 // Packing of a tiled edge (kernels/pr.cu TP_RMAX, TP_SRC_BITS): the destination's offset in
 // its range above tpSrcBits bits of the source's offset in its segment.
 const (
@@ -262,8 +282,8 @@ const (
 // and segment sorted by v (then u, in-lists being sorted), each packed as (v - r x rng) << tpSrcBits | (u - s x size).
 // Workers take ranges round robin: they count each range's tiles, a prefix sum places them,
 // and they fill them walking each vertex's in-list, so the in-lists need not be sorted.
-// rng <= tpRMax and size <= 1 << tpSrcBits.
-func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges []uint32) {
+// rng <= tpRMax and size <= 1 << tpSrcBits. mt hears of each pass's arcs (2 x arcs in all).
+func buildTiled(in *graph.CSR, size, rng, workers int, mt *meter) (tileOff []int64, edges []uint32) {
 	n := in.NumVertices()
 	segs := (n + size - 1) / size
 	ranges := (n + rng - 1) / rng
@@ -280,6 +300,7 @@ func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges [
 				cnt[int(u)/size]++
 			}
 		}
+		mt.add(rangeArcs(in, rg, rng))
 	})
 	for t := 1; t < len(tileOff); t++ {
 		tileOff[t] += tileOff[t-1]
@@ -297,6 +318,7 @@ func buildTiled(in *graph.CSR, size, rng, workers int) (tileOff []int64, edges [
 				pos[s]++
 			}
 		}
+		mt.add(rangeArcs(in, rg, rng))
 	})
 	return tileOff, edges
 }
@@ -309,7 +331,9 @@ func (r *run) binned(size int) (*blockedCSR, error) {
 		return b, nil
 	}
 	t0 := time.Now()
-	binGroup, base, slots := buildBinned(r.g, size, runtime.GOMAXPROCS(0))
+	mt := newMeter(r.req, "building the binned layout", 4*int64(len(r.g.Neighbors)))
+	binGroup, base, slots := buildBinned(r.g, size, runtime.GOMAXPROCS(0), mt)
+	mt.finish()
 	need := int64(len(binGroup))*8 + int64(len(base))*4 + int64(len(slots))*4
 	if err := r.eng.ensureFree(need+r.estimate(), "the binned layout (push with blocking) and this run"); err != nil {
 		return nil, err
@@ -335,8 +359,8 @@ const (
 // (bins + 1 values), each group's first source and the slots. Workers take chunks of sources
 // of about equal arcs: they count each chunk's arcs per bin, a prefix sum in (bin, chunk) order
 // places them, and walking the chunks' sources in order fills every bin in source order; then
-// each bin is cut into groups. size < pbPad.
-func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots []uint32) {
+// each bin is cut into groups. size < pbPad. mt hears of each pass's arcs (4 x arcs in all).
+func buildBinned(g *graph.CSR, size, workers int, mt *meter) (binGroup []int64, base, slots []uint32) {
 	n := g.NumVertices()
 	m := int64(len(g.Neighbors))
 	bins := (n + size - 1) / size
@@ -358,6 +382,7 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 		for _, v := range g.Neighbors[g.Offsets[cut[c]]:g.Offsets[cut[c+1]]] {
 			cnt[int(v)/size]++
 		}
+		mt.add(g.Offsets[cut[c+1]] - g.Offsets[cut[c]])
 	})
 	// 2. Each bin's arcs in source order.
 	binStart := make([]int64, bins+1)
@@ -382,6 +407,7 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 				p[b]++
 			}
 		}
+		mt.add(g.Offsets[cut[c+1]] - g.Offsets[cut[c]])
 	})
 	// 3. Groups: count, place, fill.
 	groups := func(b int, fill func(g int64, k int, p int64)) int64 {
@@ -400,7 +426,10 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 		return ng
 	}
 	binGroup = make([]int64, bins+1)
-	roundRobin(workers, bins, func(b int) { binGroup[b+1] = groups(b, nil) })
+	roundRobin(workers, bins, func(b int) {
+		binGroup[b+1] = groups(b, nil)
+		mt.add(binStart[b+1] - binStart[b])
+	})
 	for b := 0; b < bins; b++ {
 		binGroup[b+1] += binGroup[b]
 	}
@@ -417,6 +446,7 @@ func buildBinned(g *graph.CSR, size, workers int) (binGroup []int64, base, slots
 			}
 			slots[(g0+g)*pbGroup+int64(k)] = uint32(dst[p])<<16 | (src[p] - base[g0+g])
 		})
+		mt.add(binStart[b+1] - binStart[b])
 	})
 	return binGroup, base, slots
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/loader"
 )
 
@@ -23,7 +24,7 @@ func TestBuildBlocked(t *testing.T) {
 		in := g.Transpose()
 		n := in.NumVertices()
 		for _, size := range []int{1, 64, 1000, n, 2 * n} {
-			rows, off, nbr, segStart, segEdges := buildBlocked(in, size, 7)
+			rows, off, nbr, segStart, segEdges := buildBlocked(in, size, 7, nil)
 			segs := (n + size - 1) / size
 			if len(segStart) != segs+1 || len(segEdges) != segs+1 || int64(len(nbr)) != in.NumArcs() || segEdges[segs] != in.NumArcs() {
 				t.Fatalf("size %d: %d/%d segment bounds for %d segments, %d edges of %d", size, len(segStart), len(segEdges), segs, len(nbr), in.NumArcs())
@@ -59,7 +60,7 @@ func TestBuildBlocked(t *testing.T) {
 					t.Fatalf("size %d: vertex %d: %d in-edges in the layout, %d in the graph", size, v, seen[v], in.Offsets[v+1]-in.Offsets[v])
 				}
 			}
-			r1, o1, n1, _, _ := buildBlocked(in, size, 1)
+			r1, o1, n1, _, _ := buildBlocked(in, size, 1, nil)
 			if len(r1) != len(rows) || len(o1) != len(off) || len(n1) != len(nbr) {
 				t.Fatalf("size %d: one worker built a different layout", size)
 			}
@@ -94,7 +95,7 @@ func TestBuildTiled(t *testing.T) {
 		in := g.Transpose()
 		n := in.NumVertices()
 		for _, c := range []struct{ size, rng int }{{1, 32}, {64, 32}, {1000, 256}, {n, tpRMax}, {2 * n, 4000}} {
-			tileOff, edges := buildTiled(in, c.size, c.rng, 5)
+			tileOff, edges := buildTiled(in, c.size, c.rng, 5, nil)
 			segs, ranges := (n+c.size-1)/c.size, (n+c.rng-1)/c.rng
 			if len(tileOff) != ranges*segs+1 || int64(len(edges)) != in.NumArcs() || tileOff[len(tileOff)-1] != in.NumArcs() {
 				t.Fatalf("%+v: %d tile offsets for %d tiles, %d edges of %d", c, len(tileOff), ranges*segs, len(edges), in.NumArcs())
@@ -176,7 +177,7 @@ func TestBuildBinned(t *testing.T) {
 		}
 		n := g.NumVertices()
 		for _, size := range []int{1, 7, 4096, pbPad - 1} {
-			binGroup, base, slots := buildBinned(g, size, 7)
+			binGroup, base, slots := buildBinned(g, size, 7, nil)
 			bins := (n + size - 1) / size
 			groups := int64(len(base))
 			if len(binGroup) != bins+1 || binGroup[0] != 0 || binGroup[bins] != groups || int64(len(slots)) != groups*pbGroup {
@@ -229,10 +230,37 @@ func TestBuildBinned(t *testing.T) {
 			if size == 1 && short == 0 {
 				t.Errorf("size 1: no group ended early on a span of %d sources; the test graph does not exercise it", pbSpan)
 			}
-			bg1, base1, slots1 := buildBinned(g, size, 1)
+			bg1, base1, slots1 := buildBinned(g, size, 1, nil)
 			if !slices.Equal(bg1, binGroup) || !slices.Equal(base1, base) || !slices.Equal(slots1, slots) {
 				t.Fatalf("size %d: one worker builds a different layout", size)
 			}
+		}
+	}
+}
+
+// TestBuildersMeter checks that each layout builder tells its meter of every pass's arcs, so
+// that a progress line reaches 100% exactly when the build ends.
+func TestBuildersMeter(t *testing.T) {
+	g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "15", "degree": "8"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := g.Transpose()
+	arcs := in.NumArcs()
+	req := &engine.Request{Progress: func(engine.Progress) {}}
+	for _, c := range []struct {
+		name   string
+		passes int64
+		build  func(mt *meter)
+	}{
+		{"blocked", 2, func(mt *meter) { buildBlocked(in, 1000, 7, mt) }},
+		{"tiled", 2, func(mt *meter) { buildTiled(in, 1000, 1000, 5, mt) }},
+		{"binned", 4, func(mt *meter) { buildBinned(g, 1000, 7, mt) }},
+	} {
+		mt := newMeter(req, c.name, c.passes*arcs)
+		c.build(mt)
+		if got := mt.done.Load(); got != c.passes*arcs {
+			t.Errorf("%s: the meter counted %d arcs, want %d (%d passes over %d)", c.name, got, c.passes*arcs, c.passes, arcs)
 		}
 	}
 }
