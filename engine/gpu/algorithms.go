@@ -34,11 +34,11 @@ type driver struct {
 var drivers = map[engine.Algorithm]driver{
 	engine.BFS:  {resolve: resolveBFS, run: bfs},
 	engine.SSSP: {resolve: resolveSSSP, prepare: prepareSSSP, run: sssp},
-	engine.CC:   {resolve: resolveCC, run: cc},
+	engine.CC:   {resolve: resolveCC, prepare: prepareCC, run: cc},
 	engine.PR:   {resolve: resolvePR, prepare: preparePR, run: pr},
 	engine.TC:   {resolve: resolveTC, run: tc},
 	engine.BC:   {resolve: resolveBC, run: bc},
-	engine.MIS:  {resolve: resolveMIS, run: mis},
+	engine.MIS:  {resolve: resolveMIS, prepare: prepareMIS, run: mis},
 	engine.MST:  {resolve: resolveMST, prepare: prepareMST, run: mst},
 }
 

@@ -96,6 +96,9 @@ func resolveCC(r *run, s *engine.Schedule) error {
 func cc(r *run) error {
 	n := int64(r.n)
 	val, err := r.values("val")
+	if r.s.Method == engine.ECL && !r.eng.poison {
+		val, err = r.scratch("val", n*4) // ECL-CC's init writes every label: no zeroing
+	}
 	if err != nil {
 		return err
 	}

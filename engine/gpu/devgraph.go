@@ -16,6 +16,7 @@ import (
 // csrDev is one CSR on the device.
 type csrDev struct {
 	off, nbr, wt, row buffer
+	off32             buffer // the offsets in 32 bits, built on first use (offsets32)
 	n                 int
 	m                 int64
 }
@@ -64,9 +65,12 @@ func (c *csrDev) free() {
 	c.nbr.free()
 	c.wt.free()
 	c.row.free()
+	c.off32.free()
 }
 
-func (c *csrDev) bytes() int64 { return c.off.bytes + c.nbr.bytes + c.wt.bytes + c.row.bytes }
+func (c *csrDev) bytes() int64 {
+	return c.off.bytes + c.nbr.bytes + c.wt.bytes + c.row.bytes + c.off32.bytes
+}
 
 func (dg *devGraph) free() {
 	dg.out.free()
@@ -183,6 +187,32 @@ func (r *run) inCSR() (*csrDev, error) {
 	}
 	r.dg.in, r.dg.inOwned = &c, true
 	return r.dg.in, nil
+}
+
+// narrow says whether the ECL kernels take the run's graph's offsets in 32 bits (offsets32):
+// fewer than 2^32 arcs, and vertex ids that a 32-bit loop counter passes without wrapping
+// (unless the tests ask for the 64-bit kernels, Engine.wide).
+func (r *run) narrow() bool {
+	return !r.eng.wide && r.g.NumArcs() < 1<<32 && r.g.NumVertices() < 1<<31
+}
+
+// offsets32 uploads c's offsets in 32 bits on first use (the CSR of g, c's graph), once per
+// graph and outside the timing, as the graph's upload: the ECL kernels read half the offset
+// bytes and hold fewer registers. The caller checks narrow(g).
+func (r *run) offsets32(c *csrDev, g *graph.CSR) error {
+	if c.off32.ptr != 0 {
+		return nil
+	}
+	if err := r.eng.ensureFree(int64(len(g.Offsets))*4+r.estimate(), "the 32-bit offsets and this run"); err != nil {
+		return err
+	}
+	o := make([]uint32, len(g.Offsets))
+	for i, x := range g.Offsets {
+		o[i] = uint32(x)
+	}
+	var err error
+	c.off32, err = upload(o)
+	return err
 }
 
 // rows fills c's edge-row array (lb=coo) on first use.

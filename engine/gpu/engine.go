@@ -30,6 +30,13 @@ type Engine struct {
 	// zeros, so that a kernel that leaves an entry unwritten shows in the result (the tests
 	// set it, export_test.go)
 	poison bool
+	// mstLook and mstTail replace mstEclLook and mstEclTail when set (the tests set them,
+	// export_test.go, to run the host's rounds and the cooperative tail on small graphs)
+	mstLook int
+	mstTail int64
+	// wide makes the ECL kernels take the 64-bit offsets on every graph (the tests set it:
+	// the 32-bit ones are the choice below 2^32 arcs)
+	wide bool
 }
 
 var (

@@ -12,3 +12,20 @@ func SetPoison(e engine.Engine, on bool) bool {
 	g.poison = on
 	return was
 }
+
+// SetMSTECL sets the rounds the GPU engine's method=ecl MST launches between read-backs (look)
+// and the worklist size at which fuse=auto hands the rounds left to one cooperative launch
+// (tail, -1: never); zero restores the defaults.
+func SetMSTECL(e engine.Engine, look int, tail int64) {
+	g := e.(*Engine)
+	g.mstLook, g.mstTail = look, tail
+}
+
+// SetWide sets whether the GPU engine's ECL kernels take 64-bit offsets on every graph, and
+// returns the previous setting.
+func SetWide(e engine.Engine, on bool) bool {
+	g := e.(*Engine)
+	was := g.wide
+	g.wide = on
+	return was
+}

@@ -90,9 +90,18 @@ func launchStruct[T any](r *run, name string, grid int, a *T) error {
 // launchCoopStruct launches kernel name cooperatively (every block resident, so that it may
 // wait at grid-wide barriers) with a copy of *a, timed with events, and returns its grid.
 func launchCoopStruct[T any](r *run, name string, a *T) (int, error) {
+	return launchCoopStructMax(r, name, 0, a)
+}
+
+// launchCoopStructMax is launchCoopStruct with at most maxBlocks blocks when maxBlocks > 0 (a
+// smaller grid meets at its barriers sooner).
+func launchCoopStructMax[T any](r *run, name string, maxBlocks int, a *T) (int, error) {
 	fn, grid, err := r.coopGrid(name, 0)
 	if err != nil {
 		return 0, err
+	}
+	if maxBlocks > 0 {
+		grid = min(grid, maxBlocks)
 	}
 	c := *a
 	return grid, r.timedKernel(name, grid, block, func() error {

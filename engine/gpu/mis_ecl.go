@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -26,52 +27,57 @@ func misECL(r *run) error {
 	if err != nil {
 		return err
 	}
+	fused := r.s.Fuse == engine.FuseOn
+	wide := fused || !r.narrow()
 	a := misEclArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: r.req.Params.Seed,
 		avg16: engine.MISAvg16(r.g), stat: st.addr(), counters: r.ctl.addr()}
+	if !wide {
+		a.off = r.dg.out.off32.addr()
+	}
 	if r.g.Directed {
 		in, err := r.inCSR()
 		if err != nil {
 			return err
 		}
 		a.ioff, a.inbr = in.off.addr(), in.nbr.addr()
+		if !wide {
+			a.ioff = in.off32.addr()
+		}
 	}
-	fused := r.s.Fuse == engine.FuseOn
-	runName := "mis_ecl_run"
-	if fused {
+	if a.off == 0 || (r.g.Directed && a.ioff == 0) {
+		return fmt.Errorf("gpu: mis: method=ecl: the 32-bit offsets were not prepared: internal error")
+	}
+	initName, runName := "mis_ecl_init", "mis_ecl_run"
+	switch {
+	case fused:
 		runName = "mis_ecl_fused"
+	case wide:
+		initName, runName = "mis_ecl_init64", "mis_ecl_run64"
+	case r.g.Directed:
+		runName = "mis_ecl_run_dir"
 	}
 	_, grid, err := r.coopGrid(runName, 0)
 	if err != nil {
 		return err
 	}
-	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "ecl",
-		Note: fmt.Sprintf("seed %d: degree-aware priorities, decided in place by %d resident threads (ECL-MIS)", a.seed, grid*block)}); err != nil {
+	// The timed part is the launches alone (the counters start zero, the run's own block);
+	// the counters, the set and the records are read after the device is done (collect).
+	if err := r.ctx.Err(); err != nil {
 		return err
 	}
-	if err := r.begin(); err != nil {
-		return err
-	}
+	r.iterStart = time.Now()
 	if fused {
 		// init, a grid-wide barrier, run: one cooperative launch
 		if _, err := launchCoopStruct(r, runName, &a); err != nil {
 			return err
 		}
 	} else {
-		if err := launchStruct(r, "mis_ecl_init", blocks(n, block), &a); err != nil {
+		if err := launchStruct(r, initName, blocks(n, block), &a); err != nil {
 			return err
 		}
 		if err := launchStruct(r, runName, grid, &a); err != nil {
 			return err
 		}
-	}
-	if err := r.readCounters(); err != nil {
-		return err
-	}
-	size := int64(r.hostCtl[misEclJoined])
-	if err := r.emit(engine.Record{Phase: "ecl", Direction: engine.Push, Mode: engine.Topology, InVertices: n,
-		OutVertices: size, Note: fmt.Sprintf("set of %d (%.1f%% of the vertices), %d passes of the busiest thread; arcs read not counted (a counter in the decisions' loop costs them registers)",
-			size, 100*float64(size)/float64(max(n, 1)), r.hostCtl[misEclPasses])}); err != nil {
-		return err
 	}
 	r.collect = func() error {
 		stat := make([]byte, n)
@@ -90,7 +96,39 @@ func misECL(r *run) error {
 		}
 		r.res.InSet = in
 		r.res.Summary.SetSize = k
+		if err := r.readCounters(); err != nil {
+			return err
+		}
+		offs := "32-bit"
+		if wide {
+			offs = "64-bit"
+		}
+		if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "ecl",
+			Note: fmt.Sprintf("seed %d: degree-aware priorities, decided in place by %d resident threads (ECL-MIS), %s offsets", a.seed, grid*block, offs)}); err != nil {
+			return err
+		}
+		return r.emit(engine.Record{Phase: "ecl", Direction: engine.Push, Mode: engine.Topology, InVertices: n,
+			OutVertices: k, Time: r.elapsed, Note: fmt.Sprintf("set of %d (%.1f%% of the vertices), %d passes of the busiest thread; arcs read not counted (a counter in the decisions' loop costs them registers)",
+				k, 100*float64(k)/float64(max(n, 1)), r.hostCtl[misEclPasses])})
+	}
+	return nil
+}
+
+// prepareMIS uploads the 32-bit offsets that method=ecl's narrow kernels read (offsets32),
+// once per graph, outside the timing.
+func prepareMIS(r *run) error {
+	if r.s.Method != engine.ECL || r.s.Fuse == engine.FuseOn || !r.narrow() {
 		return nil
+	}
+	if err := r.offsets32(&r.dg.out, r.g); err != nil {
+		return err
+	}
+	if r.g.Directed {
+		in, err := r.inCSR()
+		if err != nil {
+			return err
+		}
+		return r.offsets32(in, r.g.Transpose())
 	}
 	return nil
 }
@@ -108,8 +146,8 @@ var _ [unsafe.Sizeof(misEclArgs{}) - 72]byte
 
 // mis_ecl counters (words of the run's counter block) and status bytes.
 const (
-	misEclJoined, misEclPasses = 0, 2
-	misEclIn, misEclOut        = 0xfe, 0
+	misEclPasses        = 2
+	misEclIn, misEclOut = 0xfe, 0
 )
 
 // misEclFuse is fuse=auto's choice for method=ecl: the two plain launches. The cooperative

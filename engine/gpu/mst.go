@@ -61,7 +61,8 @@ const (
 // resolveMST fills MST's auto knobs (resolvePerVertex).
 //
 // method=auto is ecl (mst_ecl.go) on an undirected graph unless a knob of the rounds is set;
-// ecl runs a launch per step unless fuse=on (one cooperative launch).
+// ecl runs a launch per step and its last rounds in one cooperative launch (fuse=auto), every
+// round a launch (fuse=off) or the whole forest in one cooperative launch (fuse=on).
 func resolveMST(r *run, s *engine.Schedule) error {
 	roundKnobs := s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto || s.PushAgg != engine.AggAuto || s.LB != engine.LBAuto
 	if s.Method == engine.MethodAuto {
@@ -74,12 +75,9 @@ func resolveMST(r *run, s *engine.Schedule) error {
 		if why := mstEclFits(r.g); why != "" {
 			return unsupported("mst: method=ecl: %s", why)
 		}
-		if s.Fuse == engine.FuseAuto {
-			// a launch per step: the cooperative launch saves the host round trips but runs
-			// fewer resident threads (its registers) and a barrier per phase, which costs more
-			// (H100: road NE 1.68 ms against 1.84 fused, kron20 2.74 against 4.45)
-			s.Fuse = engine.FuseOff
-		}
+		// fuse=auto stays: a launch per step while the worklist is large, its last rounds in
+		// one cooperative launch (mstECL); a whole-forest cooperative launch (fuse=on) runs
+		// fewer resident threads (its registers) through the large first rounds
 		return nil
 	}
 	if s.Fuse == engine.FuseOn {

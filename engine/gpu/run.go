@@ -233,16 +233,19 @@ func (r *run) begin() error {
 	return r.clearCounters()
 }
 
-// emit appends rec (with its kernels and time) to the trace and streams it.
+// emit appends rec (with the kernels launched since the last record, and its time unless it
+// has one) to the trace and streams it.
 func (r *run) emit(rec engine.Record) error {
 	if rec.Kind == engine.IterationRecord {
 		ks, err := r.kernels()
 		if err != nil {
 			return err
 		}
-		rec.Kernels = ks
+		rec.Kernels = append(rec.Kernels, ks...) // a record built after the run may bring its kernels
 		rec.Iter = r.iter
-		rec.Time = time.Since(r.iterStart)
+		if rec.Time == 0 { // a record built after the timing (collect) brings its own
+			rec.Time = time.Since(r.iterStart)
+		}
 		r.iter++
 		if r.note != "" {
 			if rec.Note != "" {

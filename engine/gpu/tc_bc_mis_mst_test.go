@@ -11,6 +11,7 @@ import (
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/engine/enginetest"
+	"github.com/gworkbench/gworkbench/engine/gpu"
 )
 
 // The GPU engine's triangle counting, betweenness centrality, MIS and MST, checked against
@@ -25,7 +26,7 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 		"lb=thread driven=topology", "alpha=1 beta=2", "alpha=1 beta=2 lb=thread"},
 	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
-	engine.MST: {"", "method=boruvka", "fuse=on", "driven=topology"},
+	engine.MST: {"", "method=boruvka", "fuse=on", "fuse=off", "driven=topology"},
 }
 
 // tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
@@ -233,6 +234,54 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 func TestConformanceTCBCMISMST(t *testing.T) {
 	openGPU(t)
 	enginetest.Run(t, "gpu", engine.TC, engine.BC, engine.MIS, engine.MST)
+}
+
+// TestECLVariants runs the ECL methods' other paths on the conformance matrix against
+// engine/ref: MST's host rounds handing over to the cooperative tail at a small worklist (one
+// and three rounds between read-backs), CC's method=ecl (auto takes it on road graphs only), and
+// MIS's and CC's 64-bit kernels.
+func TestECLVariants(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	defer gpu.SetMSTECL(e, 0, 0)
+	defer gpu.SetWide(e, gpu.SetWide(e, false))
+	type variant struct {
+		name string
+		alg  engine.Algorithm
+		set  func()
+	}
+	variants := []variant{
+		{"mst look=1 tail=16", engine.MST, func() { gpu.SetMSTECL(e, 1, 16) }},
+		{"mst look=3 tail=64", engine.MST, func() { gpu.SetMSTECL(e, 3, 64) }},
+		{"mis wide", engine.MIS, func() { gpu.SetWide(e, true) }},
+		{"cc", engine.CC, func() {}},
+		{"cc wide", engine.CC, func() { gpu.SetWide(e, true) }},
+	}
+	for _, c := range enginetest.Graphs(t) {
+		if c.G.NumVertices() == 0 || c.G.Directed {
+			continue
+		}
+		for _, v := range variants {
+			gpu.SetMSTECL(e, 0, 0)
+			gpu.SetWide(e, false)
+			v.set()
+			req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: v.alg, Params: engine.DefaultParams(),
+				Schedule: engine.Schedule{Method: engine.ECL}}
+			want, err := ref.Run(context.Background(), req)
+			if err != nil {
+				t.Fatalf("%s %s: ref: %v", v.name, c.Name, err)
+			}
+			got, err := e.Run(context.Background(), req)
+			if err != nil {
+				t.Errorf("%s %s: %v", v.name, c.Name, err)
+				continue
+			}
+			if err := engine.Verify(c.G, got, want); err != nil {
+				t.Errorf("%s %s: %v", v.name, c.Name, err)
+			}
+			checkKernels(t, v.name+" "+c.Name, v.alg, got)
+		}
+	}
 }
 
 // TestMSTECLDirected checks that method=ecl refuses a directed graph (its worklist keeps an

@@ -14,8 +14,9 @@
 //  3. cc_ecl_mid: a warp per medium vertex; 4. cc_ecl_high: a block per high vertex.
 //  5. cc_ecl_flat: every vertex points straight at its root.
 //
-// The host skips cc_ecl_mid and cc_ecl_high when the graph has no vertex that needs them. The file is
-// self-contained.
+// The host skips cc_ecl_mid and cc_ecl_high when the graph has no vertex that needs them. The
+// kernels read 32-bit offsets (the graph's cached narrow copy, when it has fewer than 2^32
+// arcs) or 64-bit ones (suffix 64). The file is self-contained.
 #include "platform.cuh"
 
 #define BLOCK 256
@@ -28,8 +29,9 @@ typedef unsigned long long u64;
 
 // CceArgs is every kernel's single parameter, mirrored by cceArgs in cc_ecl.go.
 struct CceArgs {
-    // 1. Out-CSR; directed: hook over every arc (else only u > v).
-    const i64* off;
+    // 1. Out-CSR (u32 or i64 offsets, as the kernel's name says); directed: hook over every arc
+    // (else only u > v).
+    const void* off;
     const u32* nbr;
     i64 n;
     i64 directed;
@@ -88,9 +90,11 @@ __device__ __forceinline__ void edge(const CceArgs& a, int v, int& rv, int u) {
 }
 
 // init (1): the first neighbour of lower id, or v; the worklist cursors reset.
+template <typename O>
 __device__ __forceinline__ void d_init(const CceArgs& a) {
+    const O* off = (const O*)a.off;
     for (i64 v = gtid(); v < a.n; v += gstride()) {
-        i64 e = a.off[v], end = a.off[v + 1];
+        O e = off[v], end = off[v + 1];
         int m = (int)v;
         while (m == (int)v && e < end) {
             m = min(m, (int)a.nbr[e]);
@@ -107,23 +111,27 @@ __device__ __forceinline__ void d_init(const CceArgs& a) {
 }
 
 // low (2): low-degree vertices hook at once; medium and high ones are listed.
+template <typename O>
 __device__ __forceinline__ void d_low(const CceArgs& a) {
+    const O* off = (const O*)a.off;
     for (i64 v = gtid(); v < a.n; v += gstride()) {
         // no lower neighbour: nothing to hook (on a directed graph every arc counts)
         if (!a.directed && a.val[v] == (int)v) continue;
-        i64 beg = a.off[v], end = a.off[v + 1], deg = end - beg;
+        O beg = off[v], end = off[v + 1], deg = end - beg;
         if (deg > LOW) {
             int k = deg <= MID ? atomicAdd(&a.pos[TopL], 1) : atomicSub(&a.pos[TopH], 1);
             a.wl[k] = (u32)v;
             continue;
         }
         int rv = root(a.val, (int)v);
-        for (i64 e = beg; e < end; e++) edge(a, (int)v, rv, (int)a.nbr[e]);
+        for (O e = beg; e < end; e++) edge(a, (int)v, rv, (int)a.nbr[e]);
     }
 }
 
 // mid (3): a warp per medium vertex, taken from the worklist's front.
+template <typename O>
 __device__ __forceinline__ void d_mid(const CceArgs& a) {
+    const O* off = (const O*)a.off;
     const int lane = threadIdx.x & 31;
     for (;;) {
         int k = 0;
@@ -132,12 +140,14 @@ __device__ __forceinline__ void d_mid(const CceArgs& a) {
         if (k >= *(volatile int*)&a.pos[TopL]) return;
         int v = (int)a.wl[k];
         int rv = root(a.val, v);
-        for (i64 e = a.off[v] + lane, end = a.off[v + 1]; e < end; e += 32) edge(a, v, rv, (int)a.nbr[e]);
+        for (O e = off[v] + lane, end = off[v + 1]; e < end; e += 32) edge(a, v, rv, (int)a.nbr[e]);
     }
 }
 
 // high (4): a block per high vertex, taken from the worklist's back.
+template <typename O>
 __device__ __forceinline__ void d_high(const CceArgs& a) {
+    const O* off = (const O*)a.off;
     __shared__ int vb;
     for (;;) {
         if (threadIdx.x == 0) {
@@ -149,7 +159,7 @@ __device__ __forceinline__ void d_high(const CceArgs& a) {
         __syncthreads();
         if (v < 0) return;
         int rv = root(a.val, v);
-        for (i64 e = a.off[v] + threadIdx.x, end = a.off[v + 1]; e < end; e += BLOCK) edge(a, v, rv, (int)a.nbr[e]);
+        for (O e = off[v] + threadIdx.x, end = off[v + 1]; e < end; e += BLOCK) edge(a, v, rv, (int)a.nbr[e]);
     }
 }
 
@@ -162,23 +172,29 @@ __device__ __forceinline__ void d_flat(const CceArgs& a) {
     }
 }
 
-// The steps, a launch each (the host skips mid and high when no vertex needs them).
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_init(const CceArgs a) { d_init(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_low(const CceArgs a) { d_low(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_mid(const CceArgs a) { d_mid(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_high(const CceArgs a) { d_high(a); }
+// The steps, a launch each (the host skips mid and high when no vertex needs them), with
+// 32-bit offsets or 64-bit ones (suffix 64); flat reads no offsets.
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_init(const CceArgs a) { d_init<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_low(const CceArgs a) { d_low<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_mid(const CceArgs a) { d_mid<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_high(const CceArgs a) { d_high<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_init64(const CceArgs a) { d_init<i64>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_low64(const CceArgs a) { d_low<i64>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_mid64(const CceArgs a) { d_mid<i64>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_high64(const CceArgs a) { d_high<i64>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_flat(const CceArgs a) { d_flat(a); }
 
 // cc_ecl_fused (fuse=on): the steps in one cooperative launch, grid-wide barriers between them;
-// the medium and high vertices' passes run together (they take from the two ends of the list).
+// the medium and high vertices' passes run together (they take from the two ends of the list);
+// 64-bit offsets.
 extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused(const CceArgs a) {
     cg::grid_group grid = cg::this_grid();
-    d_init(a);
+    d_init<i64>(a);
     grid.sync();
-    d_low(a);
+    d_low<i64>(a);
     grid.sync();
-    if (a.mid) d_mid(a);
-    if (a.high) d_high(a);
+    if (a.mid) d_mid<i64>(a);
+    if (a.high) d_high<i64>(a);
     if (a.mid || a.high) grid.sync();
     d_flat(a);
 }

@@ -53,3 +53,30 @@ __device__ __forceinline__ void block_max(unsigned long long* p, unsigned long l
     __syncthreads();
     if (threadIdx.x == 0) atomicMax(p, top);
 }
+
+// block_slot reserves one entry of the list whose length is *len for each thread of the block
+// that passes want, one atomic per block (a list every warp of a large grid appends to is one
+// contended address: at about one atomic a nanosecond, per-warp appends of a sparse filter
+// cost more than reading the data), and returns the caller's entry (meaningless without want).
+// Every thread of the block must call it, at the same step of a block-uniform loop.
+__device__ __forceinline__ unsigned long long block_slot(unsigned long long* len, bool want) {
+    __shared__ unsigned int wbase[32];
+    __shared__ unsigned long long base;
+    const unsigned int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned int mask = __ballot_sync(0xffffffffu, want);
+    if (lane == 0) wbase[warp] = __popc(mask);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned int s = 0;
+        for (unsigned int w = 0; w < (blockDim.x + 31) >> 5; w++) {
+            unsigned int c = wbase[w];
+            wbase[w] = s;
+            s += c;
+        }
+        base = s ? atomicAdd(len, (unsigned long long)s) : 0;
+    }
+    __syncthreads();
+    unsigned long long slot = base + wbase[warp] + __popc(mask & ((1u << lane) - 1));
+    __syncthreads();  // wbase and base are free for the next call
+    return slot;
+}

@@ -7,7 +7,11 @@
 // undecided status) or Out (0, below). A vertex joins as soon as every neighbour has a lower
 // (status, id); it then sets its neighbours Out and itself In. Undecided vertices are
 // re-examined in place until none is left, in one launch of resident threads: no rounds, no
-// worklist. The set is the greedy set in decreasing (status, id). The file is self-contained.
+// worklist. The set is the greedy set in decreasing (status, id).
+//
+// The kernels come in two widths of offsets: 32-bit (the graph's cached narrow copy, when it
+// has fewer than 2^32 arcs: half the offset bytes and fewer registers, so more resident
+// threads) and 64-bit (suffix 64). The file is self-contained.
 #include "platform.cuh"
 #include "count.cuh"
 
@@ -21,15 +25,16 @@ typedef unsigned char u8;
 #define IN 0xfe
 #define OUT 0
 
-// Counters (u64 words of counters).
-enum { CJoined = 0, CPasses = 2 };
+// Counters (u64 words of counters, zero when the run starts).
+enum { CPasses = 2 };
 
 // MisEclArgs is every kernel's single parameter, mirrored by misEclArgs in mis_ecl.go.
 struct MisEclArgs {
-    // 1. Out-CSR, and the in-CSR of a directed graph (null for an undirected one).
-    const i64* off;
+    // 1. Out-CSR, and the in-CSR of a directed graph (null for an undirected one); the offsets
+    // are u32 or i64 as the kernel's name says.
+    const void* off;
     const u32* nbr;
-    const i64* ioff;
+    const void* ioff;
     const u32* inbr;
     i64 n;
     i64 seed;
@@ -53,33 +58,33 @@ __device__ __forceinline__ u64 mix64(u64 x) {
     return x ^ (x >> 31);
 }
 
-// init: every vertex's status (engine.MISDegreeStatus): In without neighbours (counted
-// as joined), else
-// 2p+1 with p = round(126 avg / (avg + deg - h)), h in [0,1) from the seed's hash.
+// init: every vertex's status (engine.MISDegreeStatus): In without neighbours, else 2p+1 with
+// p = round(126 avg / (avg + deg - h)), h in [0,1) from the seed's hash. The quotient takes a
+// 32-bit division when both operands fit (the same result, a fraction of the instructions).
+template <typename O>
 __device__ __forceinline__ void d_init(const MisEclArgs& a) {
-    u64 alone = 0;
+    const O* off = (const O*)a.off;
+    const O* ioff = (const O*)a.ioff;
     for (i64 v = gtid(); v < a.n; v += gstride()) {
-        u64 deg = a.off[v + 1] - a.off[v];
-        if (a.ioff) deg += a.ioff[v + 1] - a.ioff[v];
+        u64 deg = (u64)(off[v + 1] - off[v]);
+        if (ioff) deg += (u64)(ioff[v + 1] - ioff[v]);
         u8 s = IN;
         if (deg > 0) {
             u64 h = mix64((u64)a.seed * 0x9e3779b97f4a7c15ull ^ (u64)v) >> 48;
-            u64 x16 = (deg << 16) - h;
-            u64 d = a.avg16 + x16;
-            u64 p = (252 * a.avg16 + d) / (2 * d);
+            u64 d = a.avg16 + (deg << 16) - h;
+            u64 num = 252 * a.avg16 + d, den = 2 * d;
+            u64 p = (num >> 32) == 0 && (den >> 32) == 0 ? (u64)((u32)num / (u32)den) : num / den;
             s = (u8)(2 * p + 1);
-        } else {
-            alone++;
         }
         a.stat[v] = s;
     }
-    block_add(&a.counters[CJoined], alone);
 }
 
 // wins: (sv, v) beats every undecided neighbour in one list; false at the first one that is
 // ahead (or In).
-__device__ __forceinline__ bool wins(const volatile u8* st, const i64* off, const u32* nbr, u32 v, u8 sv) {
-    for (i64 e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
+template <typename O>
+__device__ __forceinline__ bool wins(const volatile u8* st, const O* off, const u32* nbr, u32 v, u8 sv) {
+    for (O e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
         u32 u = __ldg(&nbr[e]);
         u8 su = st[u];
         if (!(sv > su || (sv == su && v >= u))) return false;
@@ -87,8 +92,9 @@ __device__ __forceinline__ bool wins(const volatile u8* st, const i64* off, cons
     return true;
 }
 
-__device__ __forceinline__ void knock_out(volatile u8* st, const i64* off, const u32* nbr, u32 v) {
-    for (i64 e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
+template <typename O>
+__device__ __forceinline__ void knock_out(volatile u8* st, const O* off, const u32* nbr, u32 v) {
+    for (O e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
         u32 u = __ldg(&nbr[e]);
         if (u != v) st[u] = OUT;
     }
@@ -96,38 +102,50 @@ __device__ __forceinline__ void knock_out(volatile u8* st, const i64* off, const
 
 // run: each thread re-examines its undecided vertices until none is left. A vertex that
 // beats all its neighbours sets them Out, then itself In. Launched with every block resident
-// (a vertex may wait on a neighbour of another thread).
+// (a vertex may wait on a neighbour of another thread). D: a directed graph (the in-lists
+// count too).
+template <typename O, bool D>
 __device__ __forceinline__ void d_run(const MisEclArgs& a) {
     volatile u8* st = a.stat;
-    u64 joined = 0, passes = 0;
+    const O* off = (const O*)a.off;
+    const O* ioff = (const O*)a.ioff;
+    const u32 n = (u32)a.n;
+    u32 passes = 0;
     bool missing;
     do {
         missing = false;
         passes++;
-        for (i64 v = gtid(); v < a.n; v += gstride()) {
+        for (u32 v = (u32)gtid(); v < n; v += (u32)gstride()) {
             u8 sv = st[v];
             if (!(sv & 1)) continue;
-            if (wins(st, a.off, a.nbr, (u32)v, sv) && (!a.ioff || wins(st, a.ioff, a.inbr, (u32)v, sv))) {
-                knock_out(st, a.off, a.nbr, (u32)v);
-                if (a.ioff) knock_out(st, a.ioff, a.inbr, (u32)v);
+            if (wins(st, off, a.nbr, v, sv) && (!D || wins(st, ioff, a.inbr, v, sv))) {
+                knock_out(st, off, a.nbr, v);
+                if (D) knock_out(st, ioff, a.inbr, v);
                 st[v] = IN;  // In only holds neighbours back: no fence needed before it
-                joined++;
             } else {
                 missing = true;
             }
         }
     } while (missing);
     // every thread of a block gets here (a thread only waits for vertices, never for a barrier)
-    block_add(&a.counters[CJoined], joined);
     block_max(&a.counters[CPasses], passes);
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_init(const MisEclArgs a) { d_init(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_run(const MisEclArgs a) { d_run(a); }
+// The launches: init, then run (32-bit offsets; _dir: a directed graph), or their 64-bit twins.
+extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_init(const MisEclArgs a) { d_init<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK, 8) mis_ecl_run(const MisEclArgs a) { d_run<u32, false>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_run_dir(const MisEclArgs a) { d_run<u32, true>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_init64(const MisEclArgs a) { d_init<i64>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_run64(const MisEclArgs a) {
+    if (a.ioff) d_run<i64, true>(a);
+    else d_run<i64, false>(a);
+}
 
-// mis_ecl_fused (fuse=on): both in one cooperative launch, a grid-wide barrier between them.
+// mis_ecl_fused (fuse=on): init and run in one cooperative launch, a grid-wide barrier between
+// them (64-bit offsets).
 extern "C" __global__ void __launch_bounds__(BLOCK, 8) mis_ecl_fused(const MisEclArgs a) {
-    d_init(a);
+    d_init<i64>(a);
     cg::this_grid().sync();
-    d_run(a);
+    if (a.ioff) d_run<i64, true>(a);
+    else d_run<i64, false>(a);
 }
