@@ -32,7 +32,7 @@ func ccECL(r *run, val buffer) error {
 		return err
 	}
 	fused := r.s.Fuse == engine.FuseOn
-	wide := fused || !r.narrow()
+	wide := !r.narrow()
 	a := cceArgs{off: r.dg.out.off32.addr(), nbr: r.dg.out.nbr.addr(), n: n, val: val.addr(), wl: wl.addr(), pos: pos.addr()}
 	suffix := ""
 	if wide {
@@ -61,7 +61,7 @@ func ccECL(r *run, val buffer) error {
 	if fused {
 		// the steps in one cooperative launch, grid-wide barriers between them
 		a.mid, a.high = boolInt(maxDeg > cceLow), boolInt(maxDeg > cceMid)
-		if _, err := launchCoopStruct(r, "cc_ecl_fused", &a); err != nil {
+		if _, err := launchCoopStruct(r, "cc_ecl_fused"+suffix, &a); err != nil {
 			return err
 		}
 	} else {
@@ -101,7 +101,7 @@ func ccECL(r *run, val buffer) error {
 // prepareCC uploads the 32-bit offsets that method=ecl's narrow kernels read (offsets32),
 // once per graph, outside the timing.
 func prepareCC(r *run) error {
-	if r.s.Method != engine.ECL || r.s.Fuse == engine.FuseOn || !r.narrow() {
+	if r.s.Method != engine.ECL || !r.narrow() {
 		return nil
 	}
 	return r.offsets32(&r.dg.out, r.g)

@@ -28,7 +28,7 @@ func misECL(r *run) error {
 		return err
 	}
 	fused := r.s.Fuse == engine.FuseOn
-	wide := fused || !r.narrow()
+	wide := !r.narrow()
 	a := misEclArgs{off: r.dg.out.off.addr(), nbr: r.dg.out.nbr.addr(), n: n, seed: r.req.Params.Seed,
 		avg16: engine.MISAvg16(r.g), stat: st.addr(), counters: r.ctl.addr()}
 	if !wide {
@@ -49,6 +49,8 @@ func misECL(r *run) error {
 	}
 	initName, runName := "mis_ecl_init", "mis_ecl_run"
 	switch {
+	case fused && wide:
+		runName = "mis_ecl_fused64"
 	case fused:
 		runName = "mis_ecl_fused"
 	case wide:
@@ -117,7 +119,7 @@ func misECL(r *run) error {
 // prepareMIS uploads the 32-bit offsets that method=ecl's narrow kernels read (offsets32),
 // once per graph, outside the timing.
 func prepareMIS(r *run) error {
-	if r.s.Method != engine.ECL || r.s.Fuse == engine.FuseOn || !r.narrow() {
+	if r.s.Method != engine.ECL || !r.narrow() {
 		return nil
 	}
 	if err := r.offsets32(&r.dg.out, r.g); err != nil {

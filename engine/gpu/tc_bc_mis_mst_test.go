@@ -239,23 +239,29 @@ func TestConformanceTCBCMISMST(t *testing.T) {
 // TestECLVariants runs the ECL methods' other paths on the conformance matrix against
 // engine/ref: MST's host rounds handing over to the cooperative tail at a small worklist (one
 // and three rounds between read-backs), CC's method=ecl (auto takes it on road graphs only), and
-// MIS's and CC's 64-bit kernels.
+// MIS's and CC's 64-bit kernels, each also fused.
 func TestECLVariants(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
 	defer gpu.SetMSTECL(e, 0, 0)
 	defer gpu.SetWide(e, gpu.SetWide(e, false))
 	type variant struct {
-		name string
-		alg  engine.Algorithm
-		set  func()
+		name  string
+		alg   engine.Algorithm
+		sched string
+		set   func()
 	}
+	none := func() {}
+	wide := func() { gpu.SetWide(e, true) }
 	variants := []variant{
-		{"mst look=1 tail=16", engine.MST, func() { gpu.SetMSTECL(e, 1, 16) }},
-		{"mst look=3 tail=64", engine.MST, func() { gpu.SetMSTECL(e, 3, 64) }},
-		{"mis wide", engine.MIS, func() { gpu.SetWide(e, true) }},
-		{"cc", engine.CC, func() {}},
-		{"cc wide", engine.CC, func() { gpu.SetWide(e, true) }},
+		{"mst look=1 tail=16", engine.MST, "method=ecl", func() { gpu.SetMSTECL(e, 1, 16) }},
+		{"mst look=3 tail=64", engine.MST, "method=ecl", func() { gpu.SetMSTECL(e, 3, 64) }},
+		{"mis wide", engine.MIS, "method=ecl", wide},
+		{"mis wide fused", engine.MIS, "method=ecl fuse=on", wide},
+		{"cc", engine.CC, "method=ecl", none},
+		{"cc fused", engine.CC, "method=ecl fuse=on", none},
+		{"cc wide", engine.CC, "method=ecl", wide},
+		{"cc wide fused", engine.CC, "method=ecl fuse=on", wide},
 	}
 	for _, c := range enginetest.Graphs(t) {
 		if c.G.NumVertices() == 0 || c.G.Directed {
@@ -271,6 +277,7 @@ func TestECLVariants(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: ref: %v", v.name, c.Name, err)
 			}
+			req.Schedule = sched(t, v.sched)
 			got, err := e.Run(context.Background(), req)
 			if err != nil {
 				t.Errorf("%s %s: %v", v.name, c.Name, err)

@@ -185,16 +185,19 @@ extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_high64(const CceArgs 
 extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_flat(const CceArgs a) { d_flat(a); }
 
 // cc_ecl_fused (fuse=on): the steps in one cooperative launch, grid-wide barriers between them;
-// the medium and high vertices' passes run together (they take from the two ends of the list);
-// 64-bit offsets.
-extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused(const CceArgs a) {
+// the medium and high vertices' passes run together (they take from the two ends of the list).
+// 32-bit offsets (fused64: 64-bit).
+template <typename O>
+__device__ __forceinline__ void d_fused(const CceArgs& a) {
     cg::grid_group grid = cg::this_grid();
-    d_init<i64>(a);
+    d_init<O>(a);
     grid.sync();
-    d_low<i64>(a);
+    d_low<O>(a);
     grid.sync();
-    if (a.mid) d_mid<i64>(a);
-    if (a.high) d_high<i64>(a);
+    if (a.mid) d_mid<O>(a);
+    if (a.high) d_high<O>(a);
     if (a.mid || a.high) grid.sync();
     d_flat(a);
 }
+extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused(const CceArgs a) { d_fused<u32>(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused64(const CceArgs a) { d_fused<i64>(a); }

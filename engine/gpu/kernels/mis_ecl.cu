@@ -80,14 +80,25 @@ __device__ __forceinline__ void d_init(const MisEclArgs& a) {
     }
 }
 
-// wins: (sv, v) beats every undecided neighbour in one list; false at the first one that is
-// ahead (or In).
+// beats: (sv, v) is ahead of neighbour u of status su (an In neighbour, 0xfe, is ahead of
+// every undecided vertex; a self-loop holds nothing back).
+__device__ __forceinline__ bool beats(u8 sv, u32 v, u8 su, u32 u) { return sv > su || (sv == su && v >= u); }
+
+// wins: (sv, v) beats every undecided neighbour in one list; false at the first group that has
+// one ahead (or In). The neighbours go four at a time: four targets, then their four statuses,
+// so that a long list waits for one load in four instead of every one.
 template <typename O>
 __device__ __forceinline__ bool wins(const volatile u8* st, const O* off, const u32* nbr, u32 v, u8 sv) {
-    for (O e = __ldg(&off[v]), end = __ldg(&off[v + 1]); e < end; e++) {
+    O e = __ldg(&off[v]);
+    const O end = __ldg(&off[v + 1]);
+    for (; e + 4 <= end; e += 4) {
+        u32 u0 = __ldg(&nbr[e]), u1 = __ldg(&nbr[e + 1]), u2 = __ldg(&nbr[e + 2]), u3 = __ldg(&nbr[e + 3]);
+        u8 s0 = st[u0], s1 = st[u1], s2 = st[u2], s3 = st[u3];
+        if (!(beats(sv, v, s0, u0) && beats(sv, v, s1, u1) && beats(sv, v, s2, u2) && beats(sv, v, s3, u3))) return false;
+    }
+    for (; e < end; e++) {
         u32 u = __ldg(&nbr[e]);
-        u8 su = st[u];
-        if (!(sv > su || (sv == su && v >= u))) return false;
+        if (!beats(sv, v, st[u], u)) return false;
     }
     return true;
 }
@@ -100,33 +111,52 @@ __device__ __forceinline__ void knock_out(volatile u8* st, const O* off, const u
     }
 }
 
-// run: each thread re-examines its undecided vertices until none is left. A vertex that
-// beats all its neighbours sets them Out, then itself In. Launched with every block resident
-// (a vertex may wait on a neighbour of another thread). D: a directed graph (the in-lists
-// count too).
+// decide: v (status sv, undecided) joins if it beats every neighbour, setting them Out and
+// itself In; returns whether it did.
+template <typename O, bool D>
+__device__ __forceinline__ bool decide(const MisEclArgs& a, volatile u8* st, u32 v, u8 sv) {
+    const O* off = (const O*)a.off;
+    const O* ioff = (const O*)a.ioff;
+    if (!wins(st, off, a.nbr, v, sv) || (D && !wins(st, ioff, a.inbr, v, sv))) return false;
+    knock_out(st, off, a.nbr, v);
+    if (D) knock_out(st, ioff, a.inbr, v);
+    st[v] = IN;  // In only holds neighbours back: no fence needed before it
+    return true;
+}
+
+// run: each thread re-examines its undecided vertices (v = its id + k * the grid's threads)
+// until none is left. A vertex that beats all its neighbours sets them Out, then itself In.
+// Launched with every block resident (a vertex may wait on a neighbour of another thread).
+// D: a directed graph (the in-lists count too). When a thread has at most 32 vertices it keeps
+// the undecided ones in a mask and never reads a decided one's status again; else it scans
+// them every pass, as ECL-MIS does.
 template <typename O, bool D>
 __device__ __forceinline__ void d_run(const MisEclArgs& a) {
     volatile u8* st = a.stat;
-    const O* off = (const O*)a.off;
-    const O* ioff = (const O*)a.ioff;
-    const u32 n = (u32)a.n;
+    const u32 n = (u32)a.n, t = (u32)gtid(), stride = (u32)gstride();
     u32 passes = 0;
-    bool missing;
-    do {
-        missing = false;
-        passes++;
-        for (u32 v = (u32)gtid(); v < n; v += (u32)gstride()) {
-            u8 sv = st[v];
-            if (!(sv & 1)) continue;
-            if (wins(st, off, a.nbr, v, sv) && (!D || wins(st, ioff, a.inbr, v, sv))) {
-                knock_out(st, off, a.nbr, v);
-                if (D) knock_out(st, ioff, a.inbr, v);
-                st[v] = IN;  // In only holds neighbours back: no fence needed before it
-            } else {
-                missing = true;
+    if ((u64)n <= (u64)stride * 32) {  // the same branch for the whole grid
+        const u32 k = t < n ? (n - 1 - t) / stride + 1 : 0;
+        u32 todo = k >= 32 ? 0xffffffffu : (1u << k) - 1;
+        while (todo) {
+            passes++;
+            for (u32 m = todo; m; m &= m - 1) {
+                const u32 i = __ffs(m) - 1, v = t + i * stride;
+                const u8 sv = st[v];
+                if (!(sv & 1) || decide<O, D>(a, st, v, sv)) todo &= ~(1u << i);
             }
         }
-    } while (missing);
+    } else {
+        bool missing;
+        do {
+            missing = false;
+            passes++;
+            for (u32 v = t; v < n; v += stride) {
+                const u8 sv = st[v];
+                if ((sv & 1) && !decide<O, D>(a, st, v, sv)) missing = true;
+            }
+        } while (missing);
+    }
     // every thread of a block gets here (a thread only waits for vertices, never for a barrier)
     block_max(&a.counters[CPasses], passes);
 }
@@ -142,8 +172,14 @@ extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_run64(const MisEclAr
 }
 
 // mis_ecl_fused (fuse=on): init and run in one cooperative launch, a grid-wide barrier between
-// them (64-bit offsets).
+// them (32-bit offsets; fused64: 64-bit).
 extern "C" __global__ void __launch_bounds__(BLOCK, 8) mis_ecl_fused(const MisEclArgs a) {
+    d_init<u32>(a);
+    cg::this_grid().sync();
+    if (a.ioff) d_run<u32, true>(a);
+    else d_run<u32, false>(a);
+}
+extern "C" __global__ void __launch_bounds__(BLOCK) mis_ecl_fused64(const MisEclArgs a) {
     d_init<i64>(a);
     cg::this_grid().sync();
     if (a.ioff) d_run<i64, true>(a);
