@@ -38,10 +38,11 @@ import (
 // kernel but the join (the only one that writes them). Each round writes its counters (edges
 // in, left, joined) to a slot of a trace on the device, so the host reads back only the lists'
 // lengths, every mstEclLook rounds, to decide; the records are built once the forest is done.
-// fuse=auto (the default) hands a phase's rounds to one cooperative launch (mst_ecl_tail)
-// once its worklist is down to mstEclTail edges: the last rounds are many and small, and a
-// grid-wide barrier costs less than a host round trip. fuse=off keeps every round a launch of
-// its own, fuse=on runs the whole forest in one cooperative launch.
+// fuse=auto (the default, on a graph with the filter) hands a phase's rounds to one
+// cooperative launch (mst_ecl_tail) once its worklist is down to mstEclTail edges: the last
+// rounds are many and small, and a grid-wide barrier costs less than a host round trip.
+// fuse=off keeps every round a launch of its own, fuse=on (auto's choice without the filter:
+// road graphs) runs the whole forest in one cooperative launch.
 //
 // Undirected graphs with fewer than 2^32 arcs (the key packs the arc index in 32 bits). Each
 // round is one trace record: edges in, edges left, components left. O(E) work in the first
@@ -71,7 +72,7 @@ func mstECL(r *run) error {
 	if a.row == 0 && m > 0 {
 		return fmt.Errorf("gpu: mst: method=ecl: the arcs' sources were not prepared: internal error")
 	}
-	filter := r.g.Weights != nil && m >= 4*n
+	filter := mstEclFilter(r.g)
 	if filter {
 		a.threshold = int64(mstThreshold(r.g))
 	}
@@ -335,6 +336,12 @@ const (
 	mstEclLook = 2
 	mstEclTail = 1 << 18
 )
+
+// mstEclFilter says whether method=ecl takes the light edges first: a weighted graph of
+// average degree 4 or more (ECL-MST's filter).
+func mstEclFilter(g *graph.CSR) bool {
+	return g.Weights != nil && g.NumArcs() >= 4*int64(g.NumVertices())
+}
 
 // mstEclFits says whether method=ecl can run on g, and if not why: the worklist keeps an edge
 // as one arc of an undirected graph, and the key packs the arc index in 32 bits.
