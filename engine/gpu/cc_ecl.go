@@ -135,6 +135,6 @@ const cceLow, cceMid = 16, 352
 func ccEclWins(avgDeg float64) bool { return avgDeg < 4 }
 
 // ccEclFuse is fuse=auto's choice for method=ecl: the launches are few and short, and the
-// cooperative launch's barriers cost about what the launches do (H100, road NE: 0.236 ms
-// against 0.232 fused, within the spread), so the plain launches stay.
+// cooperative launch's barriers cost about what the launches do (within the spread on road NE:
+// docs/gpu-notes.md, the ECL methods' second pass), so the plain launches stay.
 const ccEclFuse = engine.FuseOff

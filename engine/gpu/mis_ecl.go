@@ -158,6 +158,6 @@ const (
 
 // misEclFuse is fuse=auto's choice for method=ecl: the two plain launches. With 32-bit offsets
 // both fit 8 blocks of 256 threads an SM, and the cooperative launch's saved gap about pays for
-// its barrier (H100, one call: road NE 0.157 ms against 0.154 fused, urand20 0.533 against
-// 0.532, kron20 0.433 against 0.434).
+// its barrier: the two are within the spread on kron, urand and road graphs (docs/gpu-notes.md,
+// the ECL methods' second pass).
 const misEclFuse = engine.FuseOff

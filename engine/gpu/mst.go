@@ -80,9 +80,8 @@ func resolveMST(r *run, s *engine.Schedule) error {
 		// graphs: many rounds, few edges each after the first) the whole forest in one
 		// cooperative launch; else it stays auto, a launch per step while the worklist is
 		// large and its last rounds in one cooperative launch (mstECL), since a whole-forest
-		// launch runs fewer resident threads (its registers) through the large first rounds.
-		// H100, one call: road NE 0.64 ms fused, 0.81 auto, 0.91 a launch per round; urand20
-		// 2.25, 2.22, 2.14; kron20 1.89, 1.64, 1.67.
+		// launch runs fewer resident threads (its registers) through the large first rounds
+		// (the variants' times: docs/gpu-notes.md, the ECL methods' second pass).
 		if s.Fuse == engine.FuseAuto && !mstEclFilter(r.g) {
 			s.Fuse = engine.FuseOn
 		}
