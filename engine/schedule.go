@@ -97,9 +97,10 @@ const (
 type Fuse uint8
 
 const (
-	FuseAuto Fuse = iota
-	FuseOff       // one launch per step, host loop
-	FuseOn        // the whole loop in one cooperative launch with grid-wide barriers
+	FuseAuto  Fuse = iota
+	FuseOff        // one launch per step, host loop
+	FuseOn         // the whole loop in one cooperative launch with grid-wide barriers
+	FuseBlock      // BFS, SSSP: the loop in one thread block while the frontier is small, the cooperative grid when it grows
 )
 
 // Split is how the CPU engine hands vertex ranges to workers (Indigo2's blocked / cyclic /
@@ -208,7 +209,7 @@ var (
 	updateNames    = []string{"auto", "rmw", "rw"}
 	syncNames      = []string{"auto", "async", "sync"}
 	pushAggNames   = []string{"auto", "atomic", "warp", "block"}
-	fuseNames      = []string{"auto", "off", "on"}
+	fuseNames      = []string{"auto", "off", "on", "block"}
 	splitNames     = []string{"auto", "blocked", "cyclic", "dynamic"}
 	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest", "boruvka", "luby", "ecl"}
 	orderNames     = []string{"auto", "degree", "id", "none"}
@@ -487,7 +488,7 @@ var knobs = []Knob{
 		"worklist pushes: atomic each, or aggregated per warp / block (cooperative conversion)", "IrGL",
 		[]Algorithm{BFS, SSSP, CC, BC, MIS, MST}, gpuOnly),
 	enumKnob("fuse", fuseNames, func(s *Schedule) *Fuse { return &s.Fuse },
-		"kernel fusion / iteration outlining: the whole loop in one launch", "IrGL, UGF",
+		"kernel fusion / iteration outlining: the whole loop in one launch (block: one thread block while the frontier is small)", "IrGL, UGF",
 		[]Algorithm{BFS, SSSP, CC, PR, MIS, MST}, gpuOnly),
 	intKnob("delta", func(s *Schedule) *int { return &s.Delta }, "auto",
 		"sssp bucket width (delta-stepping / near-far)", "IrGL, Gunrock, UGF, GAPBS", []Algorithm{SSSP}, nil),

@@ -32,6 +32,9 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 	if err := s.checkNeeds(a, genericNeeds); err != nil {
 		return err
 	}
+	if s.Fuse == FuseBlock && a != BFS && a != SSSP {
+		return fmt.Errorf("fuse=block runs BFS's and SSSP's worklist loops in one thread block while the frontier is small; %s has no such loop (fuse=on fuses it)", a)
+	}
 	switch a {
 	case PR:
 		if s.Driven == Data && s.Direction == Pull {

@@ -75,10 +75,11 @@ type kargs struct {
 	prInitOut           float64
 	prInitDang          float64
 	prCmax              uint64
+	small               int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 584
+const kargsSize = 592
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

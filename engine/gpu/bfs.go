@@ -91,8 +91,11 @@ func bfs(r *run) error {
 	if err := r.setSource(cur, src); err != nil {
 		return err
 	}
-	if s.Fuse == engine.FuseOn {
+	if s.Fuse != engine.FuseOff {
 		st := &fusedState{prefix: "bfs_fused", cur: cur, next: next, val: val, valIn: valIn}
+		if s.Fuse == engine.FuseBlock {
+			st.block = "bfs_block"
+		}
 		if err := r.fusedLoop(st); err != nil {
 			return err
 		}

@@ -29,3 +29,12 @@ func SetWide(e engine.Engine, on bool) bool {
 	g.wide = on
 	return was
 }
+
+// SetBlockMax sets the largest frontier fuse=block's one-block loop runs (blockMax), and
+// returns the previous value: a small one makes the block and the grid hand the loop back
+// and forth on small graphs.
+func SetBlockMax(n int64) int64 {
+	was := blockMax
+	blockMax = n
+	return was
+}

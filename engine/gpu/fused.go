@@ -14,9 +14,17 @@ import (
 // fuseChunk is how many iterations one cooperative launch may run; a longer loop relaunches.
 const fuseChunk = 1024
 
+// fuse=block (kernels/block_loop.cuh): one block of blockThreads threads runs the loop while
+// the frontier has at most blockMax vertices (the shared-memory worklist's size); the grid
+// takes over above it and hands the loop back when the frontier falls to blockMax/4.
+const blockThreads = 1024
+
+var blockMax int64 = 4096
+
 // fusedState is what a fused loop carries between launches.
 type fusedState struct {
 	prefix     string
+	block      string    // fuse=block: the one-block kernel (kernels/block_loop.cuh), else ""
 	cur, next  *frontier // input of the next iteration, and the other queue
 	far, rest  *frontier // near-far piles (SSSP), or nil
 	bound      int64
@@ -112,6 +120,16 @@ func (r *run) fusedLoop(st *fusedState) error {
 		a.tag = int64(r.eng.nextTags(fuseChunk + 2))
 		r.fusedKnobs(&a)
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
+		kname, kfn, kgrid, kblock := name, fn, grid, block
+		if st.block != "" {
+			a.small = blockMax / 4
+			if st.cur.count <= blockMax {
+				a.small, kname, kgrid, kblock = blockMax, st.block, 1, blockThreads
+				if kfn, err = r.dev.fn(kname); err != nil {
+					return err
+				}
+			}
+		}
 		a.doScout = st.cur.edges // the first input's edges, for twc/etwc/np's rules (-1: unknown)
 		if st.far != nil {
 			fa, _ := r.storage(st.far)
@@ -122,7 +140,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 		} else {
 			a.bound = 1 << 62
 		}
-		ev0, ev1, err := r.timed(func() error { return launch(fn, grid, block, unsafe.Pointer(&a), true) })
+		ev0, ev1, err := r.timed(func() error { return launch(kfn, kgrid, kblock, unsafe.Pointer(&a), kgrid > 1) })
 		if err != nil {
 			return err
 		}
@@ -151,8 +169,11 @@ func (r *run) fusedLoop(st *fusedState) error {
 				InVertices: int64(tr(k, cCount)), InEdges: inEdges, OutVertices: int64(hlens[k+1]), EdgesScanned: int64(tr(k, cEdges)),
 				Duplicates: int64(tr(k, cCulled)), Time: time.Duration(t - prev)}
 			if k == 0 {
-				rec.Kernels = []engine.Kernel{{Name: name, Grid: grid, Block: block, Time: time.Duration(ms * 1e6)}}
+				rec.Kernels = []engine.Kernel{{Name: kname, Grid: kgrid, Block: kblock, Time: time.Duration(ms * 1e6)}}
 				rec.Note = "fused: one cooperative launch"
+				if kgrid == 1 {
+					rec.Note = "fused: one block while the frontier has at most " + itoa(blockMax) + " vertices"
+				}
 			}
 			if st.far != nil {
 				rec.Note += " bound " + itoa(int64(tr(k, cBound)))
@@ -166,7 +187,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 				sc = int64(tr(k, cCountEdges))
 				rec.InEdges = sc
 			}
-			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil); note != "" {
+			if note := fusedRule(r.s.LB, int64(tr(k, cCount)), sc, st.far != nil); note != "" && kgrid > 1 {
 				rec.Note = joinNote(rec.Note, note)
 			}
 			prev = t

@@ -32,6 +32,9 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("fuse", "on"), axis("direction", "push", "auto"), fusedLB, axis("update", "rmw", "rw"), axis("sync", "async", "sync")},
 		{axis("fuse", "on"), axis("direction", "push", "auto"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block")},
 		{axis("fuse", "on"), axis("direction", "auto"), axis("alpha", "2", "50"), axis("beta", "2", "50")},
+		// fuse=block: one block while the frontier is small, the grid (each lb) when it grows
+		{axis("fuse", "block"), fusedLB, axis("update", "rmw", "rw")},
+		{axis("fuse", "block"), axis("dedup", "none", "atomic", "cull")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "tb+fg", "fg", "tb", "warp"), axis("direction", "push", "pull", "auto")},
 	},
 	engine.SSSP: {
@@ -43,6 +46,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("driven", "hybrid"), axis("threshold", "auto", "0.05"), axis("sync", "async", "sync")},
 		{axis("fuse", "on"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
+		{axis("fuse", "block"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
+		{axis("fuse", "block"), axis("dedup", "none", "atomic", "cull")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
 	},
 	engine.CC: {

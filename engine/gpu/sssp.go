@@ -149,8 +149,11 @@ func sssp(r *run) error {
 	if err := r.setSource(cur, src); err != nil {
 		return err
 	}
-	if s.Fuse == engine.FuseOn {
+	if s.Fuse != engine.FuseOff {
 		st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: int64(s.Delta), delta: int64(s.Delta), val: val, valIn: valIn}
+		if s.Fuse == engine.FuseBlock {
+			st.block = "sssp_block"
+		}
 		for {
 			if err := r.fusedLoop(st); err != nil {
 				return err

@@ -55,7 +55,9 @@ func resolveWorklist(s *engine.Schedule, onePush bool, agg engine.PushAgg) {
 // essential on road graphs"): push, since those frontiers never reach Beamer's pull
 // threshold; SSSP on even degrees (evenSSSP: urand's 30-odd near-far steps); and
 // direction-optimizing BFS everywhere else (each of its 5-10 levels pays a host round trip
-// unfused).
+// unfused). On high-diameter graphs auto takes fuse=block (kernels/block_loop.cuh): their
+// frontiers are small enough for one thread block most of the time, and a block barrier is
+// far cheaper than the grid's; fuse=block is top-down with sync=async.
 func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, evenSSSP bool) error {
 	fusable := (s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
 		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
@@ -68,17 +70,25 @@ func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, evenSSS
 		if !fusable {
 			return unsupported("fuse=on runs data-driven BFS and SSSP over a queue with lb=thread|warp|cta|twc|np|etwc, push or (BFS) direction-optimizing (not %s)", s.Relevant(alg, "gpu"))
 		}
+	case engine.FuseBlock:
+		if !fusable || s.Alpha != 0 || s.Beta != 0 || s.Sync == engine.SyncDB {
+			return unsupported("fuse=block runs data-driven top-down BFS and SSSP over a queue with lb=thread|warp|cta|twc|np|etwc and sync=async (not %s)", s.Relevant(alg, "gpu"))
+		}
+		dirOpt = false
 	case engine.FuseAuto:
 		s.Fuse = engine.FuseOff
 		switch {
 		case !fusable:
 		case diameter >= 100 && s.Alpha == 0 && s.Beta == 0:
-			s.Fuse, dirOpt = engine.FuseOn, false
+			s.Fuse, dirOpt = engine.FuseBlock, false
+			if s.Sync == engine.SyncDB {
+				s.Fuse = engine.FuseOn
+			}
 		case dirOpt || evenSSSP:
 			s.Fuse = engine.FuseOn
 		}
 	}
-	if s.Fuse == engine.FuseOn {
+	if s.Fuse == engine.FuseOn || s.Fuse == engine.FuseBlock {
 		if !dirOpt {
 			s.Direction = engine.Push
 		}

@@ -7,7 +7,7 @@
 // visits every vertex and treats those at depth == iter as the frontier (Nasre et al.).
 // update=rmw claims with atomicCAS (exactly one push); update=rw reads then writes (the same
 // depth from every writer, so a lost write is harmless, but duplicates reach the worklist).
-#include "common.cuh"
+#include "block_loop.cuh"
 
 struct BfsPush {
     const Args& a;
@@ -252,3 +252,22 @@ BFS_DO(twc, LTWC)
 BFS_DO(np, LNP)
 BFS_DO(etwc, LETWC)
 
+
+// BfsBlock is block_loop's top-down claim (fuse=block): atomicCAS from -1 to the level (or
+// read then write with update=rw, where duplicates reach the worklist).
+struct BfsBlock {
+    static constexpr bool far = false, weighted = false;
+    static __device__ __forceinline__ int start(const Args&, u32) { return 0; }
+    static __device__ __forceinline__ int next(int, int, int level) { return level; }
+    static __device__ __forceinline__ int update(const Args& a, u32 v, int d) {
+        if (a.update == URMW) return atomicCAS(&a.val[v], -1, d);
+        int old = a.val[v];
+        if (old < 0) a.val[v] = d;
+        return old;
+    }
+    static __device__ __forceinline__ bool won(int old, int) { return old < 0; }
+};
+
+// bfs_block: the top-down loop in one block of SBLOCK threads while the frontier is small
+// (fuse=block; kernels/block_loop.cuh).
+BLOCK_LOOP(bfs_block, BfsBlock)

@@ -125,9 +125,12 @@ struct Args {
     // 9. PageRank's binned push (kernels/pr.cu bin_sweep): two words, the largest contribution
     // (float bits) of the even and odd sweeps, from which a sweep takes its fixed-point scale.
     u32* pr_cmax;
+    // 10. fuse=block (kernels/block_loop.cuh): block_loop returns to the host when its frontier
+    // exceeds small, fused_loop when its frontier falls to small or below (0: never).
+    i64 small;
 };
 
-static_assert(sizeof(Args) == 584, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 592, "Args must match kargs in run.go");
 
 // Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block
 // collects its pushes in shared memory and appends them with one global atomic (bq_flush); a
@@ -884,6 +887,7 @@ __device__ void fused_loop(const Args& a0) {
         s.far_q = far_sel ? a0.far2 : a0.far_q;
         s.far_len = far_sel ? a0.far_len2 : a0.far_len;
         u32 cnt = *((volatile u32*)s.in_len);
+        if (k > 0 && cnt > 0 && cnt <= (u32)a0.small) break;  // fuse=block: small again, the host hands it to one block
         bool refilled = false;  // this input came from the far pile
         if (FarPile<F>::on && cnt == 0 && a0.far_q) {
             refilled = true;

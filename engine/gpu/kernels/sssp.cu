@@ -7,7 +7,7 @@
 // vertex whose new distance is below `bound` joins the near worklist, others the far pile,
 // which the host splits when the near worklist empties (util_far_split). A topology-driven
 // step (in_kind=KAll) is a Bellman-Ford sweep over every reached vertex.
-#include "common.cuh"
+#include "block_loop.cuh"
 
 // dist_add: a distance plus a weight, saturated at INF_DIST - 1 (two ints can sum past
 // INT_MAX); a result that reaches it is refused on the host.
@@ -165,3 +165,22 @@ FUSED_MIN(sssp_fused_twc, SsspPush, LTWC, 4)
 FUSED_MIN(sssp_fused_np, SsspPush, LNP, 4)
 FUSED_MIN(sssp_fused_etwc, SsspPush, LETWC, 4)
 
+
+// SsspBlock is block_loop's near-far relaxation (fuse=block): dist_add, then atomicMin (or read
+// then write with update=rw); a win at or above the bound joins the far pile.
+struct SsspBlock {
+    static constexpr bool far = true, weighted = true;
+    static __device__ __forceinline__ int start(const Args& a, u32 u) { return a.val[u]; }
+    static __device__ __forceinline__ int next(int du, int w, int) { return dist_add(du, w); }
+    static __device__ __forceinline__ int update(const Args& a, u32 v, int nd) {
+        if (a.update == URMW) return atomicMin(&a.val[v], nd);
+        int old = a.val[v];
+        if (nd < old) a.val[v] = nd;
+        return old;
+    }
+    static __device__ __forceinline__ bool won(int old, int nd) { return nd < old; }
+};
+
+// sssp_block: the near-far loop in one block of SBLOCK threads while the frontier is small
+// (fuse=block; kernels/block_loop.cuh).
+BLOCK_LOOP(sssp_block, SsspBlock)
