@@ -29,7 +29,7 @@ import (
 // dedup where the CAS claim pushes each vertex once.
 func resolveBFS(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
-	if err := resolveFuse(s, engine.BFS, p.Diameter, false); err != nil {
+	if err := resolveFuse(s, engine.BFS, p.Diameter, p.MaxDegree, false); err != nil {
 		return err
 	}
 	if s.LB == engine.LBAuto {

@@ -28,11 +28,12 @@ import (
 // dense degrees too), a warp per vertex on sparse degrees, TWC on dense or skewed ones and np
 // on even dense ones (fused, its steps take twc's small- and rich-frontier rules and pack the
 // rest), and block-aggregated pushes when fused on even dense degrees (hundreds of thousands
-// of near pushes an iteration: one atomic on the queue's tail per block instead of per warp).
+// of near pushes an iteration: one atomic on the queue's tail per block instead of per warp);
+// fuse=block (one block while the frontier is small, on high-diameter graphs) without dedup.
 func resolveSSSP(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
 	even := p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
-	if err := resolveFuse(s, engine.SSSP, p.Diameter, even); err != nil {
+	if err := resolveFuse(s, engine.SSSP, p.Diameter, p.MaxDegree, even); err != nil {
 		return err
 	}
 	if s.LB == engine.LBAuto {
@@ -65,6 +66,11 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 	agg := engine.AggWarp
 	if s.Fuse == engine.FuseOn && even {
 		agg = engine.AggBlock
+	}
+	if s.Fuse == engine.FuseBlock && s.Dedup == engine.DedupAuto {
+		// the one-block loop's duplicates cost a relaxation each, the claim that prevents them
+		// a dependent atomic in every step (docs/gpu-notes.md, fuse=block)
+		s.Dedup = engine.DedupNone
 	}
 	resolveWorklist(s, false, agg)
 	return nil

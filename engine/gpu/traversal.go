@@ -57,8 +57,9 @@ func resolveWorklist(s *engine.Schedule, onePush bool, agg engine.PushAgg) {
 // direction-optimizing BFS everywhere else (each of its 5-10 levels pays a host round trip
 // unfused). On high-diameter graphs auto takes fuse=block (kernels/block_loop.cuh): their
 // frontiers are small enough for one thread block most of the time, and a block barrier is
-// far cheaper than the grid's; fuse=block is top-down with sync=async.
-func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, evenSSSP bool) error {
+// far cheaper than the grid's (unless a vertex has over 256 edges: the block walks a row a
+// thread); fuse=block is top-down with sync=async.
+func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg int64, evenSSSP bool) error {
 	fusable := (s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
 		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
 		(s.Frontier == engine.FrontierAuto || s.Frontier == engine.Queue) &&
@@ -81,7 +82,7 @@ func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, evenSSS
 		case !fusable:
 		case diameter >= 100 && s.Alpha == 0 && s.Beta == 0:
 			s.Fuse, dirOpt = engine.FuseBlock, false
-			if s.Sync == engine.SyncDB {
+			if s.Sync == engine.SyncDB || maxDeg > 256 {
 				s.Fuse = engine.FuseOn
 			}
 		case dirOpt || evenSSSP:
