@@ -63,8 +63,8 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 			return fmt.Errorf("dedup=%s: an MIS worklist holds each undecided vertex once (Indigo2 has no duplicate-worklist MIS), so there are no duplicates to allow or cull", s.Dedup)
 		}
 	case TC:
-		if s.LB != LBAuto && s.LB != LBVertex && s.LB != LBEdge {
-			return fmt.Errorf("lb=%s: triangle counting is vertex- or edge-parallel (lb=vertex|edge)", s.LB)
+		if s.LB != LBAuto && s.LB != LBVertex && s.LB != LBEdge && s.LB != LBThread {
+			return fmt.Errorf("lb=%s: triangle counting is vertex-, edge- or (GPU, in place) thread-parallel (lb=vertex|edge|thread)", s.LB)
 		}
 	}
 	if s.Driven == Hybrid && a != PR {

@@ -67,6 +67,9 @@ func runTC(ctx context.Context, r *Run) error {
 	if s.LB == engine.LBAuto {
 		s.LB = engine.LBVertex
 	}
+	if s.LB == engine.LBThread {
+		return fmt.Errorf("cpu: tc lb=thread: a GPU thread per vertex over the lists in place; the CPU engine counts in place with lb=vertex: %w", engine.ErrUnsupported)
+	}
 	if s.Split == engine.SplitAuto {
 		s.Split = engine.Dynamic
 	}

@@ -43,7 +43,7 @@ func (bg *fourAlgsGraph) get(b *testing.B) *graph.CSR {
 }
 
 var fourAlgsBench = map[engine.Algorithm][]string{
-	engine.TC: {"", "intersect=merge", "intersect=binary", "lb=edge", "lb=edge intersect=merge",
+	engine.TC: {"", "intersect=merge", "intersect=binary", "lb=edge", "lb=edge intersect=merge", "lb=thread",
 		"order=degree relabel=off", "order=degree relabel=on intersect=binary"},
 	engine.BC: {"", "direction=push", "direction=pull", "lb=thread", "driven=topology"},
 }

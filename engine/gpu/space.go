@@ -92,6 +92,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{},
 		{axis("order", "degree", "id", "none"), axis("intersect", "merge", "binary", "hash"), axis("relabel", "off"), axis("lb", "vertex", "edge")},
 		{axis("order", "degree"), axis("relabel", "on", "auto"), axis("intersect", "merge", "binary", "hash"), axis("lb", "vertex", "edge")},
+		// lb=thread: in place, id order (auto on road networks)
+		{axis("lb", "thread"), axis("order", "auto", "id")},
 	},
 	engine.BC: {
 		{},

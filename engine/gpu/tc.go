@@ -31,6 +31,9 @@ import (
 //     lb=vertex: a warp per vertex, a lane per arc (hash: a block per vertex); lb=edge: a
 //     thread per oriented arc (hash: a block per 256 consecutive arcs). Auto is lb=edge
 //     with intersect=merge (resolveTC).
+//  lb=thread (order=id, intersect=merge) skips phase 1: a thread per vertex reads its arcs to
+//  higher ids in place (tc_merge_thread); auto takes it on sparse graphs of even degrees
+//  (road networks), where building the oriented copy costs more than the count.
 //
 // Input: a CSR with sorted lists; a directed graph is symmetrized on the host first;
 // duplicates and self-loops are skipped. Time O(m^1.5) with order=degree; device memory: the
@@ -73,15 +76,33 @@ func resolveTC(r *run, s *engine.Schedule) error {
 	if s.Intersect == engine.IntersectAuto {
 		s.Intersect = engine.IntersectMerge
 	}
-	if s.LB == engine.LBAuto {
-		s.LB = engine.LBEdge
-	}
 	r.tc = &tcPlan{off: r.g.Offsets}
 	if r.g.Directed {
 		u := r.g.Undirected()
 		r.tc.off, r.tc.nbr = u.Offsets, u.Neighbors
 	}
 	skewed, reason := engine.TCWorthRelabelling(r.tc.off)
+	if s.LB == engine.LBAuto {
+		s.LB = engine.LBEdge
+		p := r.g.Properties()
+		if !skewed && p.AvgDegree < 5 && p.MaxDegree <= 64 && s.Intersect == engine.IntersectMerge &&
+			(s.Order == engine.OrderAuto || s.Order == engine.OrderID) && s.Relabel != engine.RelabelOn {
+			s.LB = engine.LBThread // in place (road networks)
+		}
+	}
+	if s.LB == engine.LBThread {
+		if s.Order == engine.OrderAuto {
+			s.Order = engine.OrderID
+		}
+		if s.Relabel == engine.RelabelAuto {
+			s.Relabel = engine.RelabelOff
+		}
+		if s.Order != engine.OrderID || s.Intersect != engine.IntersectMerge || s.Relabel != engine.RelabelOff {
+			return unsupported("tc lb=thread counts in place in id order with a merge (order=id intersect=merge relabel=off, not %s)", s.Relevant(engine.TC, "gpu"))
+		}
+		r.tc.why = "lb=thread: in place, no oriented copy"
+		return nil
+	}
 	if s.Order == engine.OrderAuto {
 		s.Order = engine.OrderID
 		if skewed || s.Relabel == engine.RelabelOn {
@@ -123,6 +144,9 @@ func tc(r *run) error {
 	}
 	relabel := s.Relabel == engine.RelabelOn
 	edge := s.LB == engine.LBEdge
+	if s.LB == engine.LBThread {
+		return r.tcInPlace(uoff, unbr, why)
+	}
 
 	// 1. Orient.
 	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "orient",
@@ -234,6 +258,33 @@ func tc(r *run) error {
 	}
 	if err := r.emit(engine.Record{Phase: "count", Direction: engine.Push, Mode: engine.Topology,
 		InVertices: n, InEdges: a.hm, EdgesScanned: int64(r.hostCtl[1]), Note: fmt.Sprintf("%d triangles", total)}); err != nil {
+		return err
+	}
+	r.res.Triangles = total
+	r.res.Summary.Triangles = total
+	return nil
+}
+
+// tcInPlace counts with tc_merge_thread over the undirected lists as they are (lb=thread).
+func (r *run) tcInPlace(uoff, unbr buffer, why string) error {
+	n := int64(r.n)
+	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "count",
+		Note: "intersect=merge lb=thread in place: each triangle at its lowest vertex (" + why + ")"}); err != nil {
+		return err
+	}
+	if err := r.begin(); err != nil {
+		return err
+	}
+	a := tcArgs{off: uoff.addr(), nbr: unbr.addr(), n: n, order: int64(engine.OrderID), byrank: 1, counters: r.ctl.addr()}
+	if err := r.launchStruct("tc_merge_thread", blocks(max(n, 1), block), unsafe.Pointer(&a)); err != nil {
+		return err
+	}
+	if err := r.readCounters(); err != nil {
+		return err
+	}
+	total := r.hostCtl[0]
+	if err := r.emit(engine.Record{Phase: "count", Direction: engine.Push, Mode: engine.Topology,
+		InVertices: n, InEdges: r.tc.off[len(r.tc.off)-1], EdgesScanned: int64(r.hostCtl[1]), Note: fmt.Sprintf("%d triangles", total)}); err != nil {
 		return err
 	}
 	r.res.Triangles = total

@@ -30,9 +30,10 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 }
 
 // tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
-// and auto. lb=auto resolves to vertex.
+// and auto, and adds lb=thread (in place). lb=auto resolves to edge, or thread on sparse even
+// graphs in id order.
 func tcSchedules() []string {
-	out := []string{""}
+	out := []string{"", "lb=thread", "lb=thread order=id"}
 	for _, lb := range []string{"", " lb=edge"} {
 		for _, is := range []string{"merge", "binary", "hash"} {
 			for _, o := range []string{"degree", "id", "none"} {

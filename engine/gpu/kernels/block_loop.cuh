@@ -16,7 +16,8 @@
 //   F::weighted                  the step reads the edge weights
 //   int F::start(a, u)           the row's value (SSSP: its distance)
 //   int F::next(du, w, level)    the value offered to a neighbour
-//   int F::update(a, v, nd)      offers nd to v, returns v's value before
+//   F::bits                      a.small_bits may give the block a visited bitmap (BFS)
+//   int F::update(a, vis, v, nd) offers nd to v, returns v's value before (vis: the bitmap or null)
 //   bool F::won(old, nd)         whether the offer changed v (v joins the worklist)
 #pragma once
 #include "common.cuh"
@@ -63,6 +64,10 @@ struct BlockCounters {
     u64 edges, pushes, culled;
 };
 
+// block_vis is BFS's visited bitmap (a.small_bits): n bits of dynamic shared memory, where a
+// claim is a shared atomicOr instead of a CAS on the depths in global memory.
+extern __shared__ u32 block_vis[];
+
 template <class F>
 __device__ void block_loop(const Args& a0) {
     __shared__ u32 nq[2][SCAP];
@@ -90,6 +95,36 @@ __device__ void block_loop(const Args& a0) {
         for (int j = 0; j < 3; j++) cnt3[j] = BlockCounters{0, 0, 0};
     }
     __syncthreads();
+    u32* vis = F::bits && a0.small_bits ? block_vis : nullptr;
+    if (vis) {
+        // the visited bitmap: a warp's ballot of 32 depths a word, eight words in flight; on the
+        // first launch only the input is visited
+        const i64 words = (a0.n + 31) >> 5;
+        const u32 lane = t & 31;
+        if (a0.small_bits == 2) {
+            for (i64 w = t; w < words; w += SBLOCK) vis[w] = 0;
+        } else {
+            for (i64 w0 = (i64)(t >> 5) * 8; w0 < words; w0 += (SBLOCK / 32) * 8) {
+                int x[8];
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    i64 v = (w0 + j) * 32 + lane;
+                    x[j] = v < a0.n ? a0.val[v] : -1;
+                }
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    u32 b = __ballot_sync(0xffffffffu, x[j] >= 0);
+                    if (lane == 0 && w0 + j < words) vis[w0 + j] = b;
+                }
+            }
+        }
+        __syncthreads();
+        if (a0.small_bits == 2)
+            for (u32 i = t; i < nlen[0]; i += SBLOCK) {
+                u32 v = a0.in_q[i];
+                atomicOr(&vis[v >> 5], 1u << (v & 31));
+            }
+    }
     {
         u32 c = nlen[0];
         for (u32 i = t; i < min(c, (u32)SCAP); i += SBLOCK) nq[0][i] = a0.in_q[i];
@@ -199,7 +234,7 @@ __device__ void block_loop(const Args& a0) {
                 }
 #pragma unroll
                 for (int j = 0; j < 8; j++)
-                    if (m >> j & 1) old[j] = F::update(a0, v[j], nd[j]);
+                    if (m >> j & 1) old[j] = F::update(a0, vis, v[j], nd[j]);
 #pragma unroll
                 for (int j = 0; j < 8; j++) {
                     if (!(m >> j & 1) || !F::won(old[j], nd[j])) continue;
