@@ -76,11 +76,10 @@ type kargs struct {
 	prInitDang          float64
 	prCmax              uint64
 	small               int64
-	smallBits           int64
 }
 
 // kargsSize is sizeof(Args) in common.cuh, which static_asserts the same number.
-const kargsSize = 600
+const kargsSize = 592
 
 var _ [kargsSize - unsafe.Sizeof(kargs{})]byte
 var _ [unsafe.Sizeof(kargs{}) - kargsSize]byte

@@ -94,7 +94,7 @@ func bfs(r *run) error {
 	if s.Fuse != engine.FuseOff {
 		st := &fusedState{prefix: "bfs_fused", cur: cur, next: next, val: val, valIn: valIn}
 		if s.Fuse == engine.FuseBlock {
-			st.block, st.blockBits = "bfs_block", s.Update == engine.RMW
+			st.block = "bfs_block"
 		}
 		if err := r.fusedLoop(st); err != nil {
 			return err

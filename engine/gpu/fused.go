@@ -25,7 +25,6 @@ var blockMax int64 = 4096
 type fusedState struct {
 	prefix     string
 	block      string    // fuse=block: the one-block kernel (kernels/block_loop.cuh), else ""
-	blockBits  bool      // fuse=block BFS: the block may keep the visited set as a bitmap in shared memory
 	cur, next  *frontier // input of the next iteration, and the other queue
 	far, rest  *frontier // near-far piles (SSSP), or nil
 	bound      int64
@@ -121,20 +120,13 @@ func (r *run) fusedLoop(st *fusedState) error {
 		a.tag = int64(r.eng.nextTags(fuseChunk + 2))
 		r.fusedKnobs(&a)
 		a.iters, a.lens, a.trace, a.iter = fuseChunk, lens.addr(), trace.addr(), int64(st.iter)
-		kname, kfn, kgrid, kblock, shmem := name, fn, grid, block, 0
+		kname, kfn, kgrid, kblock := name, fn, grid, block
 		if st.block != "" {
 			a.small = blockMax / 4
 			if st.cur.count <= blockMax {
 				a.small, kname, kgrid, kblock = blockMax, st.block, 1, blockThreads
 				if kfn, err = r.dev.fn(kname); err != nil {
 					return err
-				}
-				// the visited bitmap, where it fits beside the block's static 33 KB
-				if bits := (n + 31) / 32 * 4; st.blockBits && bits+40<<10 <= int64(r.dev.shOptin) {
-					shmem, a.smallBits = int(bits), 1
-					if st.iter == 0 {
-						a.smallBits = 2
-					}
 				}
 			}
 		}
@@ -148,7 +140,7 @@ func (r *run) fusedLoop(st *fusedState) error {
 		} else {
 			a.bound = 1 << 62
 		}
-		ev0, ev1, err := r.timed(func() error { return launchShared(kfn, kgrid, kblock, shmem, unsafe.Pointer(&a), kgrid > 1) })
+		ev0, ev1, err := r.timed(func() error { return launch(kfn, kgrid, kblock, unsafe.Pointer(&a), kgrid > 1) })
 		if err != nil {
 			return err
 		}

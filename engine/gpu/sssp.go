@@ -29,7 +29,7 @@ import (
 // on even dense ones (fused, its steps take twc's small- and rich-frontier rules and pack the
 // rest), and block-aggregated pushes when fused on even dense degrees (hundreds of thousands
 // of near pushes an iteration: one atomic on the queue's tail per block instead of per warp);
-// fuse=block (one block while the frontier is small, on high-diameter graphs) without dedup.
+// fuse=block (one block while the frontier is small) without dedup.
 func resolveSSSP(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
 	even := p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree

@@ -55,10 +55,11 @@ func resolveWorklist(s *engine.Schedule, onePush bool, agg engine.PushAgg) {
 // essential on road graphs"): push, since those frontiers never reach Beamer's pull
 // threshold; SSSP on even degrees (evenSSSP: urand's 30-odd near-far steps); and
 // direction-optimizing BFS everywhere else (each of its 5-10 levels pays a host round trip
-// unfused). On high-diameter graphs auto takes fuse=block (kernels/block_loop.cuh): their
-// frontiers are small enough for one thread block most of the time, and a block barrier is
-// far cheaper than the grid's (unless a vertex has over 256 edges: the block walks a row a
-// thread); fuse=block is top-down with sync=async.
+// unfused). On high-diameter graphs auto takes fuse=block for BFS (kernels/block_loop.cuh):
+// its levels are small enough for one thread block, and a block barrier is far cheaper than
+// the grid's (unless a vertex has over 256 edges: the block walks a row a thread). SSSP keeps
+// fuse=on there: its near-far iterations ran slower in one block (docs/gpu-notes.md).
+// fuse=block is top-down with sync=async.
 func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg int64, evenSSSP bool) error {
 	fusable := (s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
 		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
@@ -82,7 +83,7 @@ func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg 
 		case !fusable:
 		case diameter >= 100 && s.Alpha == 0 && s.Beta == 0:
 			s.Fuse, dirOpt = engine.FuseBlock, false
-			if s.Sync == engine.SyncDB || maxDeg > 256 {
+			if alg != engine.BFS || s.Sync == engine.SyncDB || maxDeg > 256 {
 				s.Fuse = engine.FuseOn
 			}
 		case dirOpt || evenSSSP:

@@ -253,21 +253,13 @@ BFS_DO(np, LNP)
 BFS_DO(etwc, LETWC)
 
 
-// BfsBlock is block_loop's top-down claim (fuse=block): a shared atomicOr on the visited
-// bitmap, then a plain store of the level, where the block holds the bitmap; else atomicCAS
-// from -1 to the level (or read then write with update=rw, where duplicates reach the
-// worklist).
+// BfsBlock is block_loop's top-down claim (fuse=block): atomicCAS from -1 to the level (or
+// read then write with update=rw, where duplicates reach the worklist).
 struct BfsBlock {
-    static constexpr bool far = false, weighted = false, bits = true;
+    static constexpr bool far = false, weighted = false;
     static __device__ __forceinline__ int start(const Args&, u32) { return 0; }
     static __device__ __forceinline__ int next(int, int, int level) { return level; }
-    static __device__ __forceinline__ int update(const Args& a, u32* vis, u32 v, int d) {
-        if (vis) {
-            u32 b = 1u << (v & 31);
-            if (atomicOr(&vis[v >> 5], b) & b) return 0;
-            a.val[v] = d;
-            return -1;
-        }
+    static __device__ __forceinline__ int update(const Args& a, u32 v, int d) {
         if (a.update == URMW) return atomicCAS(&a.val[v], -1, d);
         int old = a.val[v];
         if (old < 0) a.val[v] = d;

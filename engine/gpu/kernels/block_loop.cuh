@@ -16,8 +16,7 @@
 //   F::weighted                  the step reads the edge weights
 //   int F::start(a, u)           the row's value (SSSP: its distance)
 //   int F::next(du, w, level)    the value offered to a neighbour
-//   F::bits                      a.small_bits may give the block a visited bitmap (BFS)
-//   int F::update(a, vis, v, nd) offers nd to v, returns v's value before (vis: the bitmap or null)
+//   int F::update(a, v, nd)      offers nd to v, returns v's value before
 //   bool F::won(old, nd)         whether the offer changed v (v joins the worklist)
 #pragma once
 #include "common.cuh"
@@ -64,10 +63,6 @@ struct BlockCounters {
     u64 edges, pushes, culled;
 };
 
-// block_vis is BFS's visited bitmap (a.small_bits): n bits of dynamic shared memory, where a
-// claim is a shared atomicOr instead of a CAS on the depths in global memory.
-extern __shared__ u32 block_vis[];
-
 template <class F>
 __device__ void block_loop(const Args& a0) {
     __shared__ u32 nq[2][SCAP];
@@ -77,15 +72,12 @@ __device__ void block_loop(const Args& a0) {
     __shared__ BlockCounters cnt3[3];
     __shared__ int s_min, s_ovf;
     __shared__ u64 s_edges;
-    __shared__ u64 g0, c0;  // globaltimer and clock64 at the start (rows carry clock64 until the end)
     const u32 t = threadIdx.x;
     i64 bound = a0.bound;
     int fsel = 0;  // the current far pile: 0 far_q, 1 far2
     /// 1. Prologue: the start time, lengths, and the input and far pile's shared parts.
     if (t == 0) {
-        g0 = globaltimer();
-        c0 = clock64();
-        a0.trace[a0.iters * NCounters + CStop] = g0;
+        a0.trace[a0.iters * NCounters + CStop] = globaltimer();
         nlen[0] = a0.lens[0];
         nlen[1] = 0;
         nlen[2] = 0;
@@ -95,36 +87,6 @@ __device__ void block_loop(const Args& a0) {
         for (int j = 0; j < 3; j++) cnt3[j] = BlockCounters{0, 0, 0};
     }
     __syncthreads();
-    u32* vis = F::bits && a0.small_bits ? block_vis : nullptr;
-    if (vis) {
-        // the visited bitmap: a warp's ballot of 32 depths a word, eight words in flight; on the
-        // first launch only the input is visited
-        const i64 words = (a0.n + 31) >> 5;
-        const u32 lane = t & 31;
-        if (a0.small_bits == 2) {
-            for (i64 w = t; w < words; w += SBLOCK) vis[w] = 0;
-        } else {
-            for (i64 w0 = (i64)(t >> 5) * 8; w0 < words; w0 += (SBLOCK / 32) * 8) {
-                int x[8];
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    i64 v = (w0 + j) * 32 + lane;
-                    x[j] = v < a0.n ? a0.val[v] : -1;
-                }
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    u32 b = __ballot_sync(0xffffffffu, x[j] >= 0);
-                    if (lane == 0 && w0 + j < words) vis[w0 + j] = b;
-                }
-            }
-        }
-        __syncthreads();
-        if (a0.small_bits == 2)
-            for (u32 i = t; i < nlen[0]; i += SBLOCK) {
-                u32 v = a0.in_q[i];
-                atomicOr(&vis[v >> 5], 1u << (v & 31));
-            }
-    }
     {
         u32 c = nlen[0];
         for (u32 i = t; i < min(c, (u32)SCAP); i += SBLOCK) nq[0][i] = a0.in_q[i];
@@ -200,44 +162,35 @@ __device__ void block_loop(const Args& a0) {
             cnt = *in_len;
         }
         if (cnt == 0 || cnt > (u32)a0.small || s_ovf) break;
-        /// 3. The step: two rows a thread, four edges of each at a time (the loads, then the
-        /// atomics, then the pushes: up to eight relaxations in flight a lane). A pushed
-        /// vertex's row offsets are prefetched into L2 for the next step.
+        /// 3. The step: a thread per row, its edges four at a time (loads, then the atomics,
+        /// then the pushes, so that each lane has four relaxations in flight).
         VQ farq{fq[F::far ? fsel : 0], fsel ? a0.far2 : a0.far_q, SFCAP};
         const int level = (int)(a0.iter + k + 1);
         const u32 tag = (u32)(a0.tag + k);
-        u64 tally = 0;  // edges scanned (low 32 bits) and pushes (high 32 bits)
-        u32 culled = 0;
-        for (u32 i = t; i < cnt; i += 2 * SBLOCK) {
-            const bool two = i + SBLOCK < cnt;
-            u32 u0 = vq_get(in, i), u1 = two ? vq_get(in, i + SBLOCK) : u0;
-            i64 b0 = a0.off[u0], e0 = a0.off[u0 + 1], b1 = 0, e1 = 0;
-            if (two) {
-                b1 = a0.off[u1];
-                e1 = a0.off[u1 + 1];
-            }
-            int d0 = F::start(a0, u0), d1 = two ? F::start(a0, u1) : 0;
-            tally += (u64)(e0 - b0 + e1 - b1);
-            for (; b0 < e0 || b1 < e1; b0 += 4, b1 += 4) {
-                u32 v[8], m = 0;
-                int nd[8], old[8];
+        u64 edges = 0, pushes = 0, culled = 0;
+        for (u32 i = t; i < cnt; i += SBLOCK) {
+            u32 u = vq_get(in, i);
+            i64 b = a0.off[u], e = a0.off[u + 1];
+            int du = F::start(a0, u);
+            edges += (u64)(e - b);
+            for (i64 e0 = b; e0 < e; e0 += 4) {
+                u32 v[4];
+                int nd[4], old[4];
 #pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    i64 e = j < 4 ? b0 + j : b1 + (j - 4);
+                for (int j = 0; j < 4; j++) {
                     v[j] = 0;
                     nd[j] = 0;
-                    if (j < 4 ? e < e0 : e < e1) {
-                        m |= 1u << j;
-                        v[j] = a0.nbr[e];
-                        nd[j] = F::next(j < 4 ? d0 : d1, F::weighted ? weight(a0, e) : 1, level);
+                    if (e0 + j < e) {
+                        v[j] = a0.nbr[e0 + j];
+                        nd[j] = F::next(du, F::weighted ? weight(a0, e0 + j) : 1, level);
                     }
                 }
 #pragma unroll
-                for (int j = 0; j < 8; j++)
-                    if (m >> j & 1) old[j] = F::update(a0, vis, v[j], nd[j]);
+                for (int j = 0; j < 4; j++)
+                    if (e0 + j < e) old[j] = F::update(a0, v[j], nd[j]);
 #pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    if (!(m >> j & 1) || !F::won(old[j], nd[j])) continue;
+                for (int j = 0; j < 4; j++) {
+                    if (e0 + j >= e || !F::won(old[j], nd[j])) continue;
                     if (F::far && (i64)nd[j] >= bound) {
                         if (!vq_put(farq, atomicAdd(&flen[fsel], 1u), a0.far_cap, v[j])) {
                             a0.spill[v[j]] = 1;
@@ -255,8 +208,7 @@ __device__ void block_loop(const Args& a0) {
                         }
                         a0.stamp[v[j]] = tag;
                     }
-                    tally += 1ull << 32;
-                    prefetch_l2(a0.off + v[j]);
+                    pushes++;
                     if (!vq_put(out, atomicAdd(out_len, 1u), a0.out_cap, v[j])) {
                         a0.spill[v[j]] = 1;
                         s_ovf = 1;
@@ -264,14 +216,13 @@ __device__ void block_loop(const Args& a0) {
                 }
             }
         }
-        tally = warp_sum(tally);
-        if ((t & 31) == 0 && tally) {
-            atomicAdd(&bc.edges, tally & 0xffffffffull);
-            atomicAdd(&bc.pushes, tally >> 32);
-        }
-        if (a0.dedup != DNone && a0.dedup != DAtomic) {
-            culled = (u32)warp_sum(culled);
-            if ((t & 31) == 0 && culled) atomicAdd(&bc.culled, (u64)culled);
+        edges = warp_sum(edges);
+        pushes = warp_sum(pushes);
+        culled = warp_sum(culled);
+        if ((t & 31) == 0) {
+            if (edges) atomicAdd(&bc.edges, edges);
+            if (pushes) atomicAdd(&bc.pushes, pushes);
+            if (culled) atomicAdd(&bc.culled, culled);
         }
         __syncthreads();
         /// 4. The iteration's trace row (CTime last: the host reads rows up to the first
@@ -289,30 +240,17 @@ __device__ void block_loop(const Args& a0) {
             if (s_ovf) row[COverflow] = s_ovf;
             a0.lens[k + 1] = *out_len;
             cnt3[(k + 2) % 3] = BlockCounters{0, 0, 0};
-            row[CTime] = clock64();  // globaltimer is a slow read: converted in the epilogue
+            row[CTime] = globaltimer();
         }
         if (s_ovf) {
             k++;
             break;
         }
     }
-    /// 5. Epilogue: the rows' clock64 times to globaltimer's (linear between the start and
-    /// now), the input of iteration k (the next to run) and the far pile to global memory,
-    /// their lengths, the input's edges (the last row's CScout), the bound and pile.
-    __shared__ u64 g1, c1;
-    if (t == 0) {
-        s_edges = 0;
-        c1 = clock64();
-        g1 = globaltimer();
-    }
+    /// 5. Epilogue: the input of iteration k (the next to run) and the far pile to global
+    /// memory, their lengths, the input's edges (the last row's CScout), the bound and pile.
+    if (t == 0) s_edges = 0;
     __syncthreads();
-    {
-        double scale = c1 > c0 ? (double)(g1 - g0) / (double)(c1 - c0) : 0;
-        for (i64 r = t; r < k; r += SBLOCK) {
-            u64* ct = a0.trace + r * NCounters + CTime;
-            *ct = max(g0 + (u64)((double)(*ct - c0) * scale), g0 + 1);
-        }
-    }
     u32 c = nlen[k % 3];
     u32* gk = (k & 1) == 0 ? (u32*)a0.in_q : a0.out_q;
     vq_spill(VQ{nq[k & 1], gk, SCAP}, c);

@@ -127,13 +127,10 @@ struct Args {
     u32* pr_cmax;
     // 10. fuse=block (kernels/block_loop.cuh): block_loop returns to the host when its frontier
     // exceeds small, fused_loop when its frontier falls to small or below (0: never).
-    // small_bits: BFS's visited set is a bitmap of n bits in the block's dynamic shared memory,
-    // built from the depths (1) or, on the first launch, from the input alone (2); 0: none.
     i64 small;
-    i64 small_bits;
 };
 
-static_assert(sizeof(Args) == 600, "Args must match kargs in run.go");
+static_assert(sizeof(Args) == 592, "Args must match kargs in run.go");
 
 // Block-aggregated queue pushes (SSSP's far pile in sssp_batch, the far split): a block
 // collects its pushes in shared memory and appends them with one global atomic (bq_flush); a

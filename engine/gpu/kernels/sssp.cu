@@ -169,10 +169,10 @@ FUSED_MIN(sssp_fused_etwc, SsspPush, LETWC, 4)
 // SsspBlock is block_loop's near-far relaxation (fuse=block): dist_add, then atomicMin (or read
 // then write with update=rw); a win at or above the bound joins the far pile.
 struct SsspBlock {
-    static constexpr bool far = true, weighted = true, bits = false;
+    static constexpr bool far = true, weighted = true;
     static __device__ __forceinline__ int start(const Args& a, u32 u) { return a.val[u]; }
     static __device__ __forceinline__ int next(int du, int w, int) { return dist_add(du, w); }
-    static __device__ __forceinline__ int update(const Args& a, u32*, u32 v, int nd) {
+    static __device__ __forceinline__ int update(const Args& a, u32 v, int nd) {
         if (a.update == URMW) return atomicMin(&a.val[v], nd);
         int old = a.val[v];
         if (nd < old) a.val[v] = nd;
