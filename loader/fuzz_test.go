@@ -43,7 +43,7 @@ func fuzzLoad(t *testing.T, name string, data []byte, opt Options) {
 	if g1.Fingerprint() != g2.Fingerprint() {
 		t.Fatalf("chunk sizes give different graphs")
 	}
-	checkCSR(t, g1)
+	checkCSRDups(t, g1, opt.Duplicates == "keep")
 }
 
 // fuzzTight loads data once with little memory (tiny chunks, a parse that outgrows avail
