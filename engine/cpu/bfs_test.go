@@ -8,6 +8,7 @@ import (
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/engine/enginetest"
+	"github.com/gworkbench/gworkbench/loader"
 )
 
 // TestBFSReached checks the BFS summary's reached count against the depths, and that every
@@ -58,6 +59,56 @@ func TestBFSReached(t *testing.T) {
 				if res.Summary.Reached != reached {
 					t.Errorf("%s: summary reached %d, depths say %d", name, res.Summary.Reached, reached)
 				}
+			}
+		}
+	}
+}
+
+// TestBFSHubEdgesShared runs BFS from a few hubs whose edges the workers share (a frontier of
+// few vertices and many edges) on a graph where the hubs' neighbourhoods overlap, so that
+// workers race for the same vertices, and checks the depths against the reference engine.
+func TestBFSHubEdgesShared(t *testing.T) {
+	const n = 30000
+	var edges []loader.Edge
+	for v := 4; v < n; v++ {
+		edges = append(edges, loader.Edge{U: uint32(v % 3), V: uint32(v), W: 1}) // hubs 0, 1, 2
+		if v%5 == 0 {
+			edges = append(edges, loader.Edge{U: uint32((v + 1) % 3), V: uint32(v), W: 1})
+		}
+		if v%7 == 0 {
+			edges = append(edges, loader.Edge{U: uint32(v), V: uint32(v - 3), W: 1})
+		}
+	}
+	edges = append(edges, loader.Edge{U: 3, V: 0, W: 1}, loader.Edge{U: 3, V: 1, W: 1}, loader.Edge{U: 3, V: 2, W: 1})
+	g := enginetest.FromEdges(n, edges, false, true)
+	ref, err := engine.Open("ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.Open("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []int64{0, 3} {
+		p := engine.DefaultParams()
+		p.Src = src
+		want, err := ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.BFS, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 4} {
+			res, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.BFS, Params: p,
+				Schedule: engine.Schedule{Workers: w, Direction: engine.Push}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for v := range want.Depth {
+				if res.Depth[v] != want.Depth[v] {
+					t.Fatalf("src %d, %d workers: depth[%d] = %d, want %d", src, w, v, res.Depth[v], want.Depth[v])
+				}
+			}
+			if res.Summary.Reached != want.Summary.Reached {
+				t.Errorf("src %d, %d workers: reached %d, want %d", src, w, res.Summary.Reached, want.Summary.Reached)
 			}
 		}
 	}
