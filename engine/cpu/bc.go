@@ -469,6 +469,28 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 			return int64(len(f)), pushArcs, engine.Push
 		}
 	}
+	if b.data && len(b.level(d+1)) < bcMarkFrom {
+		// A small successor level (a road graph's thousands): test the depths, which no step
+		// of the backward phase changes, rather than mark and unmark a bitmap on one worker
+		// for every level.
+		depth, nd := b.depth, d+1
+		r.forRange(len(b.level(d)), 64, 1, func(w, lo, hi int) {
+			for _, v := range b.level(d)[lo:hi] {
+				nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
+				s := 0.0
+				for _, x := range nb {
+					if depth[x] == nd {
+						s += b.coef[x]
+					}
+				}
+				finish(v, s)
+				b.cnt[w].c += int64(len(nb))
+			}
+			b.cnt[w].a += int64(hi - lo)
+		})
+		s := sumCounters(b.cnt)
+		return s.a, s.c, engine.Pull
+	}
 	succ := b.markLevel(d + 1)
 	visit := func(w int, v uint32) {
 		nb := g.Neighbors[g.Offsets[v]:g.Offsets[v+1]]
@@ -502,6 +524,10 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 	s := sumCounters(b.cnt)
 	return s.a, s.c, engine.Pull
 }
+
+// bcMarkFrom is the size of a successor level from which the backward pull step tests a bitmap
+// of it (cached: a bit per vertex) rather than the depths (a random 4-byte load per arc).
+const bcMarkFrom = 1 << 14
 
 // markLevel returns the bitmap of level d: from the stored level (data) or a depth sweep.
 // It must not run while depths change. Over stored levels it unmarks only the level marked
