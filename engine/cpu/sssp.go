@@ -165,6 +165,14 @@ func runSSSP(ctx context.Context, r *Run) error {
 		return fmt.Errorf("sssp: negative edge weight: SSSP needs non-negative weights")
 	}
 	r.Res.Dist = st.dist
+	r.finish = st.summarize
+	return r.ctxErr(ctx)
+}
+
+// summarize counts the reached vertices and the largest distance, and refuses a run in which
+// a distance saturated.
+func (st *ssspState) summarize() error {
+	r := st.Run
 	var reached, maxd int64
 	clear(st.cnt)
 	r.forRange(st.n, 1<<14, 1, func(w, lo, hi int) {
@@ -184,7 +192,7 @@ func runSSSP(ctx context.Context, r *Run) error {
 	if maxd >= int64(engine.MaxDist) {
 		return engine.ErrDistTooLarge // saturated: some distance may be wrong
 	}
-	return r.ctxErr(ctx)
+	return nil
 }
 
 // autoDelta picks delta from the weights and the degrees. On a graph of average degree 4 or

@@ -116,8 +116,8 @@ type binRing struct {
 	lo     int64 // the current bucket: no pending bucket is below it
 	touch  int64 // sink of relaxItemsFast's touching loads
 	far    []farItem
-	farMin int64 // the smallest bucket in far (noBin when far is empty)
-	_      [8]byte
+	farMin int64    // the smallest bucket in far (noBin when far is empty)
+	_      [32]byte // 128 bytes: workers' rings share no cache line (touch and lo are written as neighbours read)
 }
 
 type farItem struct {
