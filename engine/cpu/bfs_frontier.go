@@ -29,7 +29,7 @@ func (b *bfsState) queueToMap(to int) {
 		b.front, b.nmap = b.maps.front, b.maps.nmap
 	}
 	cur := b.cur
-	if to == inBitmap && b.Workers > 1 && b.Workers <= privMapWorkers {
+	if to == inBitmap && b.Workers > 1 && (b.Workers <= privMapWorkers || b.Workers <= privMapMaxWorkers && cur.len() >= b.n/16) {
 		b.queueToBitmapPrivate()
 		return
 	}
@@ -53,8 +53,13 @@ func (b *bfsState) queueToMap(to int) {
 }
 
 // privMapWorkers is the most workers for which queueToBitmapPrivate gives each its own
-// bitmap (n/8 bytes each).
-const privMapWorkers = 8
+// bitmap (n/8 bytes each); up to privMapMaxWorkers it does so for a large frontier (a
+// sixteenth of the vertices or more), where the atomic ORs' contention costs most and the
+// second pass, which reads every worker's bitmap, costs least in comparison.
+const (
+	privMapWorkers    = 8
+	privMapMaxWorkers = 32
+)
 
 // queueToBitmapPrivate is queueToMap into the (clear) frontier bitmap with plain stores:
 // each worker marks its pieces of the queue in a bitmap of its own, and a second pass ORs
