@@ -92,7 +92,7 @@ func (b *bfsState) tdEdges(level int32) (bfsStats, bool) {
 			k++
 		}
 	}
-	if total < serialPieces*tdEdgeGrain {
+	if total < 4*tdEdgeGrain { // too few edges for four pieces
 		return bfsStats{}, false
 	}
 	next.reset()

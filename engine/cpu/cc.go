@@ -154,16 +154,22 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
+// ccSparseDegree is the average degree under which Afforest links both neighbour rounds in one
+// pass (see afforest).
+const ccSparseDegree = 4
+
 // lookAhead is how many vertices ahead Afforest's neighbour rounds load the labels they will
 // link with (urand20 CC ~15% faster at 16, less at 6; kron20 unchanged).
 const lookAhead = 16
 
-// afforest is Sutton et al.'s algorithm as GAPBS runs it: neighbour rounds that link each vertex
-// to its r-th neighbour, each followed by a compress, so that the next round's links climb
-// flat trees. (One pass linking both neighbours, with one compress, saved CPU time at 2
-// workers but not at 16: its links climb longer chains, one dependent cache miss a step, while
-// a compress is a streaming pass that 16 workers share well; urand20 took 19 ms against
-// GAPBS's 8.6 on a 16-core host.)
+// afforest is Sutton et al.'s algorithm with two neighbour rounds. On a graph of average
+// degree ccSparseDegree or more, each round links every vertex to its r-th neighbour and a
+// compress follows, as in GAPBS, so that the second round's links climb flat trees (on a
+// 16-core host the first phase took 15-20% less time on kron20 and urand20 than one pass
+// linking both neighbours). On a sparser graph (a road graph) one pass links both neighbours
+// and one compress follows: its passes are cheap and few links climb far, and two more of
+// them cost more than the climbs (road NE's first phase took 7 ms in one pass, 13 in two
+// rounds, at 16 threads).
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2
 	g := c.g
@@ -174,23 +180,30 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start := time.Now()
 	clear(c.cnt)
 	comp := c.comp
-	for r := int64(0); r < rounds; r++ {
+	// Passes: link the neighbours [first, first+k) of every vertex, then compress.
+	first, k, passes := int64(0), int64(1), rounds
+	if float64(g.NumArcs()) < ccSparseDegree*float64(c.n) {
+		k, passes = rounds, 1
+	}
+	for ; passes > 0; passes-- {
 		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
 			var scanned int64
 			var touch uint32
 			for u := lo; u < hi; u++ {
 				if a := u + lookAhead; a < hi {
-					// Load the label a later vertex will link with now, so that its cache
-					// miss overlaps this vertex's link (which ends in a CAS, and on x86 a
-					// CAS waits for earlier loads: the misses would otherwise come one by one).
-					if s := off[a] + r; s < off[a+1] {
+					// Load the labels a later vertex will link with now, so that their
+					// cache misses overlap this vertex's links (each ends in a CAS, and on
+					// x86 a CAS waits for earlier loads: the misses would otherwise come
+					// one by one).
+					for s, e := off[a]+first, min(off[a]+first+k, off[a+1]); s < e; s++ {
 						touch += atomic.LoadUint32(&comp[nb[s]]) // (a plain MOV on amd64)
 					}
 				}
-				if s := off[u] + r; s < off[u+1] {
-					c.link(uint32(u), nb[s])
-					scanned++
+				s, e := off[u]+first, min(off[u]+first+k, off[u+1])
+				for i := s; i < e; i++ {
+					c.link(uint32(u), nb[i])
 				}
+				scanned += max(0, e-s)
 			}
 			c.cnt[w].a += scanned
 			c.cnt[w].d += int64(touch) // keeps the loads
@@ -199,6 +212,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 			return c.ctxErr(ctx)
 		}
 		c.compress()
+		first += k
 	}
 	tot := sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 0, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),

@@ -42,16 +42,10 @@ func spawn(workers int, body func(w int)) {
 }
 
 // serialBelow is the loop length under which, with chunk=auto, forRange runs on one worker:
-// waking workers for a few hundred items costs more than it saves. Loops of costly items (a
-// small grain: a frontier's vertices, each with its edges) share from serialPieces pieces on:
-// a road graph's BFS has a thousand levels of 256..1024 vertices, ~40 us each on one worker
-// (cache misses on every neighbour's depth) against a few microseconds to start and join the
-// team. A chunk set by hand keeps every worker busy, so that tests on small graphs still run
-// the parallel paths.
-const (
-	serialBelow  = 1024
-	serialPieces = 4
-)
+// waking workers for a few hundred items costs more than it saves (a road graph's BFS has
+// hundreds of such levels). A chunk set by hand keeps every worker busy, so that tests on
+// small graphs still run the parallel paths.
+const serialBelow = 1024
 
 // chunkFor returns the piece size for a loop: the chunk knob if set, else grain.
 func (r *Run) chunkFor(grain int) int {
@@ -70,8 +64,8 @@ func (r *Run) chunkFor(grain int) int {
 //   - cyclic: pieces of the chunk size dealt round-robin, piece i to worker i mod W;
 //   - dynamic: pieces of the chunk size taken from a shared counter (the default).
 //
-// The chunk knob, when set, replaces grain; with chunk=auto a range under serialBelow (and
-// under serialPieces pieces) runs on worker 0 alone. With align > 1 every piece boundary is a multiple
+// The chunk knob, when set, replaces grain; with chunk=auto a range under serialBelow runs on
+// worker 0 alone. With align > 1 every piece boundary is a multiple
 // of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
 // when the run is cancelled are skipped: check r.stopped() after forRange returns.
 func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
@@ -90,7 +84,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		chunk = (chunk + align - 1) / align * align
 	}
 	workers := r.Workers
-	if workers > 1 && (n <= chunk && then == nil || n < min(serialBelow, serialPieces*chunk) && r.Req.Schedule.Chunk <= 0) {
+	if workers > 1 && (n <= chunk && then == nil || n < serialBelow && r.Req.Schedule.Chunk <= 0) {
 		workers = 1 // too little work to share
 	}
 	done := func(w int) {

@@ -3,7 +3,6 @@ package cpu
 import (
 	"runtime"
 	"sync/atomic"
-	"time"
 )
 
 // A team is the run's workers, started once and kept across the run's parallel loops, as an
@@ -21,7 +20,7 @@ type team struct {
 	jobSize int  // workers 0..jobSize-1 run job; the others only check in
 	closed  bool // read by workers after they see a new epoch
 	size    int
-	short   bool     // poll teamShortSpin times before parking (else for teamSpin)
+	spin    int      // polls before parking
 	_       [64]byte // (the heap aligns the team to 16 bytes only)
 
 	left  atomic.Int32 // workers 1..size-1 yet to finish the current loop
@@ -36,26 +35,17 @@ type teamSlot struct {
 	_      [48]byte
 }
 
-// teamSpin is how long a waiting worker (or the caller, waiting for the others) polls before
-// it parks: longer than the serial work between two loops of a run (a road graph's BFS has
-// stretches of small levels that worker 0 runs alone), far shorter than a run. Parking is what
-// costs: waking a parked worker goes through the Go scheduler (tens of microseconds on 16
-// cores), so a team whose workers park between the levels of a road BFS pays that per level.
-// OpenMP runtimes spin about as long (GOMP_SPINCOUNT). A team larger than GOMAXPROCS polls
-// briefly (teamShortSpin times): its spinning workers would hold the processors the others
-// need.
-const (
-	teamSpin      = 2 * time.Millisecond
-	teamShortSpin = 256
-	// teamYield is how many polls a spinning worker makes between two runtime.Gosched calls.
-	// A yield takes the scheduler's global lock: at one every 256 polls, 15 spinning workers
-	// of a 16-worker team queued on that lock and answered a new loop microseconds late.
-	teamYield = 1 << 14
-)
+// teamSpin is how many times a waiting worker (or the caller, waiting for the others) polls
+// before it parks: a few hundred microseconds, longer than the serial work between two loops
+// of a run, far shorter than a run. A team larger than GOMAXPROCS polls briefly: its spinning
+// workers would hold the processors the others need.
+const teamSpin = 1 << 15
 
 func newTeam(size int) *team {
-	t := &team{size: size, slots: make([]teamSlot, size)}
-	t.short = size > runtime.GOMAXPROCS(0) || raceBuild
+	t := &team{size: size, spin: teamSpin, slots: make([]teamSlot, size)}
+	if size > runtime.GOMAXPROCS(0) || raceBuild {
+		t.spin = 256
+	}
 	for w := range t.slots {
 		t.slots[w].wake = make(chan struct{}, 1)
 	}
@@ -84,9 +74,12 @@ func (t *team) work(w int) {
 
 // wait returns the first epoch after seen, spinning, then parking.
 func (t *team) wait(w int, seen uint64) uint64 {
-	for sp := t.spinner(); sp.more(); {
+	for i := 0; i < t.spin; i++ {
 		if e := t.epoch.Load(); e != seen {
 			return e
+		}
+		if i&255 == 255 {
+			runtime.Gosched()
 		}
 	}
 	s := &t.slots[w]
@@ -100,38 +93,6 @@ func (t *team) wait(w int, seen uint64) uint64 {
 		}
 		<-s.wake
 	}
-}
-
-// spinner counts a waiter's polls and says when to stop spinning and park.
-type spinner struct {
-	polls int
-	short bool
-	start time.Time // of the spin, taken at its first clock check
-}
-
-func (t *team) spinner() spinner { return spinner{short: t.short} }
-
-// more reports whether the waiter should poll again. Every 1024 polls it yields the thread
-// (on a machine busy with other processes, the thread it waits for may be waiting for this
-// CPU: spinning through its time slice made a road BFS 8x slower on a loaded 2-core machine)
-// and reads the clock; now and then it yields to the Go scheduler.
-func (sp *spinner) more() bool {
-	sp.polls++
-	if sp.short {
-		return sp.polls <= teamShortSpin
-	}
-	if sp.polls&1023 != 0 {
-		return true
-	}
-	osYield()
-	if sp.polls&(teamYield-1) == 0 {
-		runtime.Gosched()
-	}
-	if sp.start.IsZero() {
-		sp.start = time.Now()
-		return true
-	}
-	return time.Since(sp.start) < teamSpin
 }
 
 // unpark wakes slot w if it parked.
@@ -162,8 +123,11 @@ func (t *team) run(k int, body func(w int)) bool {
 
 // join waits for workers 1..size-1 to check in: spinning, then parking in slot 0.
 func (t *team) join() {
-	for sp := t.spinner(); t.left.Load() != 0; {
-		if sp.more() {
+	for i := 0; t.left.Load() != 0; i++ {
+		if i < t.spin {
+			if i&255 == 255 {
+				runtime.Gosched()
+			}
 			continue
 		}
 		s := &t.slots[0]
