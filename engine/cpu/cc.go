@@ -92,7 +92,7 @@ func runCC(ctx context.Context, r *Run) error {
 		return err
 	}
 	r.Res.Comp = c.comp
-	r.finish = func() error { c.summarize(); return nil }
+	r.collect = func() error { c.summarize(); return nil }
 	return r.ctxErr(ctx)
 }
 

@@ -31,10 +31,10 @@ type Run struct {
 	stop atomic.Bool // set when the request's context is cancelled; see stopped
 	team *team       // the workers of parallel loops, started on first use
 
-	// finish, if set by the driver, takes the summary's counts from the values after the
-	// run's clock stops: the time is the kernel's, as GAPBS's trial time, which leaves out
-	// the statistics it prints.
-	finish func() error
+	// collect, if set by the driver, takes the summary's counts from the values after the
+	// run's clock stops, as the GPU engine's collect does: the time is the kernel's, as
+	// GAPBS's trial time, which leaves out the statistics it prints.
+	collect func() error
 }
 
 // driver runs one algorithm. It resolves the auto knobs it uses into r.Res.Schedule, appends
@@ -128,8 +128,8 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 		return nil, err
 	}
 	elapsed := time.Since(start)
-	if r.finish != nil {
-		if err := r.finish(); err != nil {
+	if r.collect != nil {
+		if err := r.collect(); err != nil {
 			return nil, err
 		}
 	}

@@ -165,7 +165,7 @@ func runSSSP(ctx context.Context, r *Run) error {
 		return fmt.Errorf("sssp: negative edge weight: SSSP needs non-negative weights")
 	}
 	r.Res.Dist = st.dist
-	r.finish = st.summarize
+	r.collect = st.summarize
 	return r.ctxErr(ctx)
 }
 
