@@ -154,22 +154,18 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
-// ccSparseDegree is the average degree under which Afforest links both neighbour rounds in one
-// pass (see afforest).
-const ccSparseDegree = 4
-
 // lookAhead is how many vertices ahead Afforest's neighbour rounds load the labels they will
 // link with (urand20 CC ~15% faster at 16, less at 6; kron20 unchanged).
 const lookAhead = 16
 
-// afforest is Sutton et al.'s algorithm with two neighbour rounds. On a graph of average
-// degree ccSparseDegree or more, each round links every vertex to its r-th neighbour and a
-// compress follows, as in GAPBS, so that the second round's links climb flat trees (on a
-// 16-core host the first phase took 15-20% less time on kron20 and urand20 than one pass
-// linking both neighbours). On a sparser graph (a road graph) one pass links both neighbours
-// and one compress follows: its passes are cheap and few links climb far, and two more of
-// them cost more than the climbs (road NE's first phase took 7 ms in one pass, 13 in two
-// rounds, at 16 threads).
+// afforest is Sutton et al.'s algorithm with two neighbour rounds, done in one pass: each
+// vertex links to its first two neighbours, then one compress. GAPBS compresses after each
+// round, which shortens the paths the second round's links climb; here the second pass over
+// the offsets and the neighbour lists' first cache lines (a line per vertex, ~64 MB on a
+// scale-20 graph) and the compress between cost more than the longer climbs: kron20 CC took
+// ~20% less CPU time, urand20 the same. (Measured again at 2 workers: GAPBS's rounds took
+// 71 ms on kron20 against 51 in one pass, GAPBS 55; at 16 on the GPU machine's host, 15%
+// less in a noisy run: kept in one pass.)
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2
 	g := c.g
@@ -180,40 +176,33 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start := time.Now()
 	clear(c.cnt)
 	comp := c.comp
-	// Passes: link the neighbours [first, first+k) of every vertex, then compress.
-	first, k, passes := int64(0), int64(1), rounds
-	if float64(g.NumArcs()) < ccSparseDegree*float64(c.n) {
-		k, passes = rounds, 1
-	}
-	for ; passes > 0; passes-- {
-		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
-			var scanned int64
-			var touch uint32
-			for u := lo; u < hi; u++ {
-				if a := u + lookAhead; a < hi {
-					// Load the labels a later vertex will link with now, so that their
-					// cache misses overlap this vertex's links (each ends in a CAS, and on
-					// x86 a CAS waits for earlier loads: the misses would otherwise come
-					// one by one).
-					for s, e := off[a]+first, min(off[a]+first+k, off[a+1]); s < e; s++ {
-						touch += atomic.LoadUint32(&comp[nb[s]]) // (a plain MOV on amd64)
+	c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
+		var scanned int64
+		var touch uint32
+		for u := lo; u < hi; u++ {
+			if a := u + lookAhead; a < hi {
+				// Load the labels a later vertex will link with now, so that their cache
+				// misses overlap this vertex's links (each ends in a CAS, which on x86
+				// waits for earlier loads: the misses would otherwise come one by one).
+				if s, e := off[a], off[a+1]; s < e {
+					touch += atomic.LoadUint32(&comp[nb[s]]) // (a plain MOV on amd64)
+					if s+1 < e {
+						touch += atomic.LoadUint32(&comp[nb[s+1]])
 					}
 				}
-				s, e := off[u]+first, min(off[u]+first+k, off[u+1])
-				for i := s; i < e; i++ {
-					c.link(uint32(u), nb[i])
-				}
-				scanned += max(0, e-s)
 			}
-			c.cnt[w].a += scanned
-			c.cnt[w].d += int64(touch) // keeps the loads
-		})
-		if c.stopped() {
-			return c.ctxErr(ctx)
+			s, e := off[u], off[u+1]
+			if k := min(e-s, rounds); k > 0 {
+				for _, v := range nb[s : s+k] {
+					c.link(uint32(u), v)
+				}
+				scanned += k
+			}
 		}
-		c.compress()
-		first += k
-	}
+		c.cnt[w].a += scanned
+		c.cnt[w].d += int64(touch) // keeps the loads
+	})
+	c.compress()
 	tot := sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 0, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),
 		InEdges: tot.a, EdgesScanned: tot.a, Time: time.Since(start), Note: fmt.Sprintf("neighbour rounds: links to the first %d neighbours", rounds)})
