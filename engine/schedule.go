@@ -190,6 +190,7 @@ type Schedule struct {
 	Workers   int // CPU goroutines (0 = all cores)
 	Chunk     int // CPU chunk size in vertices (0 = chosen)
 	Split     Split
+	Batch     int // bc: sources per pass, a bit per source (0 = chosen; 1 = one source at a time)
 }
 
 // Default knob values that are numbers.
@@ -489,7 +490,10 @@ var knobs = []Knob{
 		[]Algorithm{BFS, SSSP, CC, BC, MIS, MST}, gpuOnly),
 	enumKnob("fuse", fuseNames, func(s *Schedule) *Fuse { return &s.Fuse },
 		"kernel fusion / iteration outlining: the whole loop in one launch (block: one thread block while the frontier is small)", "IrGL, UGF",
-		[]Algorithm{BFS, SSSP, CC, PR, MIS, MST}, gpuOnly),
+		[]Algorithm{BFS, SSSP, CC, PR, BC, MIS, MST}, gpuOnly),
+	intKnob("batch", func(s *Schedule) *int { return &s.Batch }, "auto",
+		"bc with sources=k: sources per pass, a bit per source (1: one at a time; GPU up to 32, CPU up to 64)", "Then et al. (MS-BFS), cuGraph",
+		[]Algorithm{BC}, nil),
 	intKnob("delta", func(s *Schedule) *int { return &s.Delta }, "auto",
 		"sssp bucket width (delta-stepping / near-far)", "IrGL, Gunrock, UGF, GAPBS", []Algorithm{SSSP}, nil),
 	blockingKnob(),

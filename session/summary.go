@@ -1,6 +1,8 @@
 package session
 
 import (
+	"time"
+
 	"fmt"
 	"strings"
 
@@ -119,9 +121,9 @@ func summaryText(r *engine.Result) string {
 		case n == 0:
 			return fmt.Sprintf("from one source (src=%s): its shortest paths pass most through vertex %d (%.4g); sources=K samples K sources, sources=all is exact", r.ParamText("src"), r.Graph.VertexID(top), val)
 		case n > 0:
-			return fmt.Sprintf("estimated from %s: most central vertex %d (%.4g)", plural(int64(n), "sampled source", "sampled sources"), r.Graph.VertexID(top), val)
+			return fmt.Sprintf("estimated from %s (%s a source): most central vertex %d (%.4g)", plural(int64(n), "sampled source", "sampled sources"), fmtMS(sm.Time/time.Duration(n)), r.Graph.VertexID(top), val)
 		}
-		return fmt.Sprintf("most central vertex %d (%.4g)", r.Graph.VertexID(top), val)
+		return fmt.Sprintf("exact, from all %s (%s a source): most central vertex %d (%.4g)", plural(int64(r.Graph.Vertices), "source", "sources"), fmtMS(sm.Time/time.Duration(max(r.Graph.Vertices, 1))), r.Graph.VertexID(top), val)
 	case engine.MIS:
 		return fmt.Sprintf("independent set of %s vertices", fmtCount(sm.SetSize))
 	case engine.MST:

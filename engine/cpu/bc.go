@@ -48,6 +48,7 @@ func init() {
 		engine.Subspace{},
 		engine.Subspace{axis("direction", "auto", "push", "pull"), axis("driven", "data", "topology")},
 		engine.Subspace{axis("direction", "auto"), axis("alpha", "1"), axis("beta", "2")},
+		engine.Subspace{axis("batch", "1", "2", "64")},
 	)
 }
 
@@ -104,6 +105,21 @@ func runBC(ctx context.Context, r *Run) error {
 	if s.Update == engine.UpdateAuto {
 		s.Update = engine.RMW
 	}
+	if s.Batch > bcBatchMax {
+		return fmt.Errorf("cpu: bc: batch=%d: %w (at most %d sources a pass, a bit of a word each)", s.Batch, engine.ErrUnsupported, bcBatchMax)
+	}
+	if s.Batch == 0 {
+		// batch=auto: 64 sources a pass on low-diameter graphs; a road network's thousands of
+		// levels would each sweep every vertex
+		// and as many as 2 GiB of path counts and coefficients hold
+		s.Batch = 1
+		if r.Req.Params.Sources != 0 && len(srcs) > 1 && g.Properties().Diameter < 100 {
+			s.Batch = min(bcBatchMax, (2<<30)/(16*max(g.NumVertices(), 1)))
+			if s.Batch < 2 {
+				s.Batch = 1
+			}
+		}
+	}
 	n := g.NumVertices()
 	b := &bcRun{r: r, g: g, gt: g.Transpose(), n: n, dir: s.Direction, data: s.Driven == engine.Data,
 		alpha: s.Alpha, beta: s.Beta,
@@ -128,6 +144,12 @@ func runBC(ctx context.Context, r *Run) error {
 		}
 		clear(b.sigma[lo:hi])
 	})
+	if s.Batch > 1 && len(srcs) > 1 {
+		if err := b.batches(ctx, srcs, s.Batch); err != nil {
+			return err
+		}
+		srcs = nil
+	}
 	for si, src := range srcs {
 		if err := r.ctxErr(ctx); err != nil {
 			return err

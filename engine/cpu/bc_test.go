@@ -14,7 +14,8 @@ func TestBC(t *testing.T) {
 			scheds = append(scheds, fmt.Sprintf("direction=%s driven=%s workers=2", dir, driven))
 		}
 	}
-	scheds = append(scheds, "workers=1", "direction=auto alpha=1 beta=2 workers=2", "split=cyclic chunk=2 workers=2")
+	scheds = append(scheds, "workers=1", "direction=auto alpha=1 beta=2 workers=2", "split=cyclic chunk=2 workers=2",
+		"batch=1 workers=2", "batch=3 workers=2", "batch=64 workers=2")
 	for _, sources := range []string{"0", "5", "all"} {
 		p := engine.DefaultParams()
 		if err := p.Set("sources", sources); err != nil {

@@ -37,7 +37,7 @@ var drivers = map[engine.Algorithm]driver{
 	engine.CC:   {resolve: resolveCC, prepare: prepareCC, run: cc},
 	engine.PR:   {resolve: resolvePR, prepare: preparePR, run: pr},
 	engine.TC:   {resolve: resolveTC, run: tc},
-	engine.BC:   {resolve: resolveBC, run: bc},
+	engine.BC:   {resolve: resolveBC, prepare: prepareBC, run: bc},
 	engine.MIS:  {resolve: resolveMIS, prepare: prepareMIS, run: mis},
 	engine.MST:  {resolve: resolveMST, prepare: prepareMST, run: mst},
 }

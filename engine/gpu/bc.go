@@ -73,9 +73,13 @@ type bcState struct {
 	depth, sigma       buffer
 }
 
-// resolveBC fills BC's auto knobs: data-driven over queues, update=rmw, and a warp per
-// vertex where degrees are skewed (a thread's hubs serialize) or a thread where they are even
-// (a warp's lanes idle on lists of about 32).
+// resolveBC fills BC's auto knobs. fuse=auto runs a source's two phases in one cooperative
+// launch (bc_fused.go) wherever the schedule has a fused form (data-driven over queues, lb
+// thread, warp, cta or twc), with twc's degree classes and a hub's row over the grid; batch=auto
+// runs sampled or all sources 32 a pass, a bit per source (bc_batch.go), on graphs of estimated
+// diameter under 100 (a road network's thousands of levels would each be a pass over every
+// vertex), else one at a time. Unfused: data-driven over queues, a warp per vertex where degrees
+// are skewed (a thread's hubs serialize) or a thread where they are even.
 func resolveBC(r *run, s *engine.Schedule) error {
 	switch {
 	case s.Driven == engine.Hybrid:
@@ -84,8 +88,25 @@ func resolveBC(r *run, s *engine.Schedule) error {
 		return unsupported("bc: frontier=%s: the stored levels are queues", s.Frontier)
 	case s.PushAgg != engine.AggAuto:
 		return unsupported("bc: push_agg=%s: the level pushes are one atomic each", s.PushAgg)
-	case s.LB != engine.LBAuto && s.LB != engine.LBThread && s.LB != engine.LBWarp:
-		return unsupported("bc: lb=%s: bc gives a vertex a thread or a warp (lb=thread|warp)", s.LB)
+	case s.LB != engine.LBAuto && s.LB != engine.LBThread && s.LB != engine.LBWarp && s.LB != engine.LBCTA && s.LB != engine.LBTWC:
+		return unsupported("bc: lb=%s: bc gives a vertex a thread or a warp (lb=thread|warp), fused also a block or twc's classes (lb=cta|twc)", s.LB)
+	case s.Batch > bcBatchMax:
+		return unsupported("bc: batch=%d: the GPU runs at most %d sources a pass (a lane of a warp each)", s.Batch, bcBatchMax)
+	}
+	fusable := s.Driven != engine.Topology
+	switch s.Fuse {
+	case engine.FuseOn:
+		if !fusable {
+			return unsupported("bc: fuse=on runs data-driven levels over queues (not driven=topology)")
+		}
+	case engine.FuseAuto:
+		s.Fuse = engine.FuseOff
+		if fusable {
+			s.Fuse = engine.FuseOn
+		}
+	}
+	if s.Fuse == engine.FuseOff && (s.LB == engine.LBCTA || s.LB == engine.LBTWC) {
+		return unsupported("bc: lb=%s runs fused (fuse=on); unfused levels give a vertex a thread or a warp", s.LB)
 	}
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
@@ -96,11 +117,21 @@ func resolveBC(r *run, s *engine.Schedule) error {
 	if s.Update == engine.UpdateAuto {
 		s.Update = engine.RMW
 	}
+	p := r.g.Properties()
 	if s.LB == engine.LBAuto {
-		p := r.g.Properties()
-		s.LB = engine.LBWarp
-		if float64(p.MaxDegree) <= 4*max(p.AvgDegree, 1) {
+		switch {
+		case s.Fuse == engine.FuseOn:
+			s.LB = engine.LBTWC
+		case float64(p.MaxDegree) <= 4*max(p.AvgDegree, 1):
 			s.LB = engine.LBThread
+		default:
+			s.LB = engine.LBWarp
+		}
+	}
+	if s.Batch == 0 {
+		s.Batch = 1
+		if r.req.Params.Sources != 0 && p.Diameter < 100 {
+			s.Batch = bcBatchMax
 		}
 	}
 	return nil
@@ -119,8 +150,10 @@ func bc(r *run) error {
 	n := int64(r.n)
 	b := &bcState{r: r, lb: s.LB.String(), width: 1, dir: s.Direction, data: s.Driven == engine.Data,
 		alpha: s.Alpha, beta: s.Beta}
-	if s.LB == engine.LBWarp {
-		b.width = 32
+	if s.LB != engine.LBThread {
+		// lb=warp, and lb=cta|twc (fused) in the host-driven levels of a search deeper than
+		// the fused launch stores
+		b.lb, b.width = "warp", 32
 	}
 	if b.alpha == 0 {
 		b.alpha = engine.DefaultAlpha
@@ -131,7 +164,7 @@ func bc(r *run) error {
 	b.explicitPull = b.data && b.dir == engine.Pull
 	a := &b.a
 	a.off, a.nbr, a.n, a.counters = r.dg.out.off.addr(), r.dg.out.nbr.addr(), n, r.ctl.addr()
-	if b.dir != engine.Push {
+	if b.dir != engine.Push || s.Fuse == engine.FuseOn || s.Batch > 1 {
 		in, err := r.inCSR()
 		if err != nil {
 			return err
@@ -176,15 +209,34 @@ func bc(r *run) error {
 			return err
 		}
 	}
-	for si, src := range srcs {
-		note := ""
-		if si == 0 {
-			note = engine.BCSourcesNote(r.req.Params, srcs, r.g.IDs) + "; "
-		}
-		if err := b.source(src, si < bcDetailed, note); err != nil {
+	// The sources: in batches of s.Batch, a bit each, then one at a time those of a batch that
+	// went too deep (all of them when batch=1).
+	singles := srcs
+	if s.Batch > 1 && len(srcs) > 1 {
+		if singles, err = b.batches(srcs, s.Batch); err != nil {
 			return err
 		}
-		if si == 0 {
+	}
+	var f *bcFusedRun
+	if s.Fuse == engine.FuseOn && len(singles) > 0 {
+		if f, err = b.newFused(coef); err != nil {
+			return err
+		}
+	}
+	for si, src := range singles {
+		note := ""
+		if si == 0 && len(singles) == len(srcs) {
+			note = engine.BCSourcesNote(r.req.Params, srcs, r.g.IDs) + "; "
+		}
+		if f != nil {
+			err = f.source(src, si < bcDetailed, note)
+		} else {
+			err = b.source(src, si < bcDetailed, note)
+		}
+		if err != nil {
+			return err
+		}
+		if si == 0 && len(singles) == len(srcs) {
 			r.res.Summary.Reached = b.reached
 		}
 	}
@@ -193,11 +245,14 @@ func bc(r *run) error {
 			return err
 		}
 	}
-	c := make([]float64, n)
-	if err := download(c, cent); err != nil {
-		return err
+	r.collect = func() error {
+		c := make([]float64, n)
+		if err := download(c, cent); err != nil {
+			return err
+		}
+		r.res.Centrality = c
+		return nil
 	}
-	r.res.Centrality = c
 	return nil
 }
 

@@ -45,6 +45,7 @@ type run struct {
 	note      string  // added to the next iteration record's note
 	prRank    buffer  // PageRank: the buffer holding the latest ranks
 	tc        *tcPlan // triangle counting: what resolveTC left for the run
+	bc        *bcPlan // betweenness centrality: what prepareBC uploaded for batches
 	collect   func() error
 }
 

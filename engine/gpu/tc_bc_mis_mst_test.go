@@ -22,12 +22,18 @@ import (
 var fourAlgsSchedules = map[engine.Algorithm][]string{
 	engine.TC: tcSchedules(),
 	engine.BC: {"", "direction=push", "direction=pull", "driven=topology", "direction=push driven=topology",
-		"direction=pull driven=topology", "lb=thread", "lb=thread direction=push", "lb=thread direction=pull",
-		"lb=thread driven=topology", "alpha=1 beta=2", "alpha=1 beta=2 lb=thread"},
+		"direction=pull driven=topology", "fuse=off", "fuse=off direction=push", "fuse=off direction=pull",
+		"fuse=off lb=thread", "fuse=off lb=thread direction=push", "fuse=off lb=thread direction=pull",
+		"lb=thread driven=topology", "fuse=off alpha=1 beta=2", "fuse=off alpha=1 beta=2 lb=thread",
+		"lb=thread", "lb=warp", "lb=cta", "alpha=1 beta=2", "lb=warp direction=pull", "lb=cta direction=push",
+		"batch=1", "batch=3", "batch=32 fuse=off"},
 	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
 	engine.MST: {"", "method=boruvka", "fuse=on", "fuse=off", "driven=topology"},
 }
+
+// bcAllSchedules are the BC schedules run with sources=all.
+var bcAllSchedules = map[string]bool{"": true, "fuse=off": true, "batch=1": true, "batch=3": true, "batch=32 fuse=off": true}
 
 // tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
 // and auto, and adds lb=thread (in place). lb=auto resolves to edge, or thread on sparse even
@@ -102,6 +108,9 @@ func runFourAlgsCase(t *testing.T, e, ref engine.Engine, c enginetest.Case, a en
 			}
 		}
 		for _, ss := range fourAlgsSchedules[a] {
+			if a == engine.BC && p.Sources < 0 && !bcAllSchedules[ss] {
+				continue // every vertex a source: the batches and one source at a time, fused or not
+			}
 			name := fmt.Sprintf("%s %s sources=%s seed=%d [%s]", a, c.Name, p.Get("sources"), p.Seed, ss)
 			var streamed int
 			req := engine.Request{Graph: c.G, GraphName: c.Name, Algorithm: a, Params: p, Schedule: sched(t, ss),
@@ -170,6 +179,40 @@ func TestBC(t *testing.T) {
 	runFourAlgs(t, engine.BC, []engine.Params{single, sampled, all})
 }
 
+// TestBCGridLevels runs the fused BC with every level over the grid (no level small enough for
+// block 0 alone, which the small graphs of TestBC otherwise mostly take) and batches of 32
+// sources with a partial last one.
+func TestBCGridLevels(t *testing.T) {
+	defer gpu.SetBCSmall(0)()
+	single := engine.DefaultParams()
+	sampled := single
+	sampled.Sources, sampled.Seed = 40, 5
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	for _, c := range fourAlgsCases(t) {
+		if c.Real && c.G.NumVertices() > 50000 {
+			continue
+		}
+		for _, p := range []engine.Params{single, sampled} {
+			want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p})
+			if err != nil {
+				continue // the empty graph
+			}
+			for _, ss := range []string{"", "direction=push", "direction=pull", "lb=thread", "lb=cta", "lb=warp", "batch=1 lb=thread"} {
+				name := fmt.Sprintf("bc %s sources=%s [%s]", c.Name, p.Get("sources"), ss)
+				got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p, Schedule: sched(t, ss)})
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				if err := engine.Verify(c.G, got, want); err != nil {
+					t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(engine.BC, "gpu"), err)
+				}
+			}
+		}
+	}
+}
+
 func TestMIS(t *testing.T) {
 	p1 := engine.DefaultParams()
 	p7 := p1
@@ -210,7 +253,8 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 		a engine.Algorithm
 		s string
 	}{
-		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"},
+		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"}, {engine.BC, "fuse=off lb=twc"},
+		{engine.BC, "fuse=on driven=topology"}, {engine.BC, "batch=33"},
 		{engine.MIS, "driven=hybrid"}, {engine.MIS, "dedup=cull"}, {engine.MIS, "lb=warp"},
 		{engine.MST, "driven=hybrid"}, {engine.MST, "frontier=boolmap"},
 	} {

@@ -7,12 +7,11 @@
 // itself). Backward: from the deepest level up, each vertex of level d gathers
 // delta = sigma[v] * sum over out-neighbours w at level d+1 of coef[w], coef[v] = (1+delta)/sigma[v],
 // and adds delta to its centrality. Every kernel comes in _thread (a vertex per thread) and
-// _warp (a vertex per warp, lanes over its edges) forms. The file is self-contained.
-#define BLOCK 256
-
-typedef unsigned int u32;
-typedef long long i64;
-typedef unsigned long long u64;
+// _warp (a vertex per warp, lanes over its edges) forms: the host-driven levels of fuse=off.
+// bc_fused_<lb> (fuse=on) runs both phases of a source in one cooperative launch with the
+// load-balancing strategies of common.cuh, and bc_batch_* (batch>1) run up to 32 sources at
+// once, a bit per source.
+#include "common.cuh"
 
 // Counters (u64 words of counters), cleared by the host before every level.
 enum { CFound = 0, COutEdges = 1, CScanned = 2, CNext = 3, CRest = 4 };
@@ -215,4 +214,580 @@ extern "C" __global__ void __launch_bounds__(BLOCK) bc_unvisited(const BcArgs a)
 // bc_halve halves every centrality (an undirected graph finds each path from both ends).
 extern "C" __global__ void __launch_bounds__(BLOCK) bc_halve(const BcArgs a) {
     for (i64 v = gtid(); v < a.n; v += gstride()) a.cent[v] *= 0.5;
+}
+
+/// Fused single-source BC (fuse=on): the forward and backward phases of one source in one
+/// cooperative launch, a grid barrier between levels, each level expanded by common.cuh's
+/// load-balancing strategies as the fused BFS expands its levels (a hub's few rows over the whole
+/// grid, twc's degree classes elsewhere).
+
+// BcFused is bc_fused_<lb>'s parameter, mirrored by bcFused in bc_fused.go (all 8 bytes).
+struct BcFused {
+    // 1. Out-CSR (push levels) and in-CSR (pull levels, backward).
+    const i64* off;
+    const u32* nbr;
+    const i64* ioff;
+    const u32* inbr;
+    i64 n;
+    i64 m;
+    // 2. Per-vertex state, all -1 / 0 between sources (the epilogue resets what it touched):
+    // depth, sigma (shortest paths), acc (sum over successors w of (1 + delta[w]) / sigma[w])
+    // and the centralities.
+    int* depth;
+    double* sigma;
+    double* acc;
+    double* cent;
+    // 3. The levels: lq holds every level's vertices in visiting order, lens[k] level k's size;
+    // rows: BcRow words per forward level k at k, per backward level k at levels + k; ctl: the
+    // state row (BcCtl).
+    u32* lq;
+    u32* lens;
+    u64* rows;
+    u64* ctl;
+    i64 levels;  // capacity of lens (levels + 2 entries) and of each half of rows
+    // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
+    // init: clear every vertex first; small: block 0 alone runs the levels of at most small
+    // vertices (and 8 x small edges), __syncthreads between them (0: off).
+    i64 src;
+    i64 dir;
+    double alpha;
+    double beta;
+    i64 init;
+    i64 small;
+};
+
+static_assert(sizeof(BcFused) == 168, "BcFused must match bcFused in bc_fused.go");
+
+// A level's row: edges scanned, vertices found (forward), their out-edges, the time at its
+// end (globaltimer), its vertices, its direction (0 push, 1 pull; +2: run by one block).
+enum { BcRow = 8, REdges = CEdges, RPushes = CPushes, RScout = CScout, RTime = 5, RCount = 6, RDir = 7 };
+static_assert(CEdges < 5 && CPushes < 5 && CScout < 5 && CCulled < 5, "finish() writes the first words of a row");
+// The state row: forward levels, vertices reached, levels overflow, start and end times; the
+// traversal state block 0 hands the grid after its single-block levels.
+enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5,
+       BcK = 8, BcBase = 9, BcScout = 10, BcToCheck = 11, BcAwake = 12, BcDir = 13, BcCtlWords = 16 };
+
+// BcPushF: a forward push level d; the level's vertices claim unvisited out-neighbours for
+// level d+1 (CAS on depth) and add their sigma into every out-neighbour at d+1.
+struct BcPushF {
+    const BcFused& b;
+    int d;
+    __device__ bool row_ok(u32) const { return true; }
+    __device__ bool done(u32) const { return false; }
+    __device__ int edge(u32 u, u32 v, i64, int, u32* out) const {
+        int dv = ((volatile int*)b.depth)[v];
+        int pushed = 0;
+        if (dv < 0) {
+            int old = atomicCAS(&b.depth[v], -1, d + 1);
+            if (old == -1) {
+                pushed = 1;
+                *out = v;
+                dv = d + 1;
+            } else {
+                dv = old;
+            }
+        }
+        if (dv == d + 1) atomicAdd(&b.sigma[v], b.sigma[u]);
+        return pushed;
+    }
+};
+
+// BcPullF: a forward pull level d over the in-CSR; every unvisited vertex sums sigma over its
+// in-neighbours at level d (no early exit: every path counts) and joins level d+1 on the first.
+// A row's threads (a warp, a block, under lb=warp|cta) test it at different times, so the test
+// also takes the vertices this level has claimed.
+struct BcPullF {
+    const BcFused& b;
+    int d;
+    __device__ bool row_ok(u32 v) const {
+        int dv = ((volatile int*)b.depth)[v];
+        return dv < 0 || dv == d + 1;
+    }
+    __device__ bool done(u32) const { return false; }
+    __device__ int edge(u32 v, u32 u, i64, int, u32* out) const {
+        if (b.depth[u] != d) return 0;
+        atomicAdd(&b.sigma[v], b.sigma[u]);
+        if (((volatile int*)b.depth)[v] < 0 && atomicCAS(&b.depth[v], -1, d + 1) == -1) {
+            *out = v;
+            return 1;
+        }
+        return 0;
+    }
+};
+
+// BcBackF: a backward level d over the in-CSR; every vertex w of level d, whose acc is final,
+// adds 1/sigma[w] + acc[w] = (1 + delta[w]) / sigma[w] to the acc of its predecessors (its
+// in-neighbours at level d-1). Nothing is pushed.
+struct BcBackF {
+    const BcFused& b;
+    int d;
+    __device__ bool row_ok(u32) const { return true; }
+    __device__ bool done(u32) const { return false; }
+    __device__ int edge(u32 w, u32 u, i64, int, u32*) const {
+        if (b.depth[u] != d - 1) return 0;
+        atomicAdd(&b.acc[u], b.acc[w] + 1.0 / b.sigma[w]);
+        return 0;
+    }
+};
+
+// bc_level expands one level of cnt rows holding sc edges as the fused BFS does: a hub's few
+// rows over the whole grid, under twc a small frontier of rich rows a warp per row and rich
+// rows 32 a block with a warp from 8 edges, else the kernel's strategy.
+template <int LB, class F>
+__device__ __forceinline__ void bc_level(Args& s, Shared& sh, F& f, u32 cnt, i64 sc) {
+    if (cnt <= 64 && sc >= 16384) {
+        advance<LGrid>(s, sh, f);
+    } else if (LB == LTWC && cnt <= 4096 && sc >= 8 * (i64)cnt) {
+        advance<LWarp>(s, sh, f);
+    } else {
+        if (LB == LTWC && sc >= 16 * (i64)cnt) s.rows_per_block = 32, s.twc_warp = 8;
+        advance<LB>(s, sh, f);
+        s.rows_per_block = 0, s.twc_warp = 0;
+    }
+}
+
+// BcState is the traversal state every thread keeps alike: the level, where it starts in lq,
+// the edges of its vertices, Beamer's unexplored edges and last frontier, the direction.
+struct BcState {
+    i64 k, base, scout, to_check, awake, dir;
+};
+
+__device__ __forceinline__ void bc_put_state(const BcFused& b, const BcState& st) {
+    b.ctl[BcK] = st.k, b.ctl[BcBase] = st.base, b.ctl[BcScout] = st.scout;
+    b.ctl[BcToCheck] = st.to_check, b.ctl[BcAwake] = st.awake, b.ctl[BcDir] = st.dir;
+}
+
+__device__ __forceinline__ void bc_get_state(const BcFused& b, BcState& st) {
+    volatile u64* c = b.ctl;
+    st.k = c[BcK], st.base = c[BcBase], st.scout = c[BcScout];
+    st.to_check = c[BcToCheck], st.awake = c[BcAwake], st.dir = c[BcDir];
+}
+
+// bc_clear_rows zeroes the rows of forward and backward level k (thread 0, a level ahead).
+__device__ __forceinline__ void bc_clear_rows(const BcFused& b, i64 k) {
+    for (int c = 0; c < BcRow; c++) b.rows[k * BcRow + c] = 0, b.rows[(b.levels + k) * BcRow + c] = 0;
+}
+
+// bc_block_forward: block 0 alone runs push levels while they stay small (a road network's
+// thousands of levels of a few hundred vertices), a block barrier between them instead of a
+// grid barrier. The first level is taken unconditionally (the grid checked it).
+__device__ void bc_block_forward(const BcFused& b, BcState& st) {
+    __shared__ u32 s_cnt;
+    __shared__ u64 s_edges, s_scout;
+    for (bool first = true;; first = false) {
+        u32 cnt = ((volatile u32*)b.lens)[st.k];
+        if (!first) {
+            if (cnt == 0 || cnt > b.small || st.scout > 8 * b.small || st.k >= b.levels - 1) break;
+            if (b.dir == 2 && (double)st.scout > (double)st.to_check / b.alpha) break;  // Beamer: pull, by the grid
+        }
+        if (threadIdx.x == 0) {
+            s_cnt = 0, s_edges = 0, s_scout = 0;
+            bc_clear_rows(b, st.k + 1);
+            b.lens[st.k + 2] = 0;
+        }
+        __syncthreads();
+        /// 1. A thread per vertex of the level.
+        const u32* q = b.lq + st.base;
+        u32* nq = b.lq + st.base + cnt;
+        int d = (int)st.k;
+        u64 edges = 0, scout = 0;
+        for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) {
+            u32 u = q[i];
+            double su = b.sigma[u];
+            i64 e0 = b.off[u], e1 = b.off[u + 1];
+            edges += e1 - e0;
+            for (i64 e = e0; e < e1; e++) {
+                u32 v = b.nbr[e];
+                int dv = ((volatile int*)b.depth)[v];
+                if (dv < 0) {
+                    int old = atomicCAS(&b.depth[v], -1, d + 1);
+                    if (old == -1) {
+                        nq[atomicAdd(&s_cnt, 1u)] = v;
+                        scout += b.off[v + 1] - b.off[v];
+                        dv = d + 1;
+                    } else {
+                        dv = old;
+                    }
+                }
+                if (dv == d + 1) atomicAdd(&b.sigma[v], su);
+            }
+        }
+        if (edges) atomicAdd(&s_edges, edges);
+        if (scout) atomicAdd(&s_scout, scout);
+        __syncthreads();
+        /// 2. The level's row and the next level's size.
+        if (threadIdx.x == 0) {
+            u64* row = b.rows + st.k * BcRow;
+            row[REdges] = s_edges, row[RPushes] = s_cnt, row[RScout] = s_scout;
+            row[RTime] = globaltimer(), row[RCount] = cnt, row[RDir] = 2;
+            b.lens[st.k + 1] = s_cnt;
+        }
+        st.scout = (i64)s_scout;
+        st.to_check -= st.scout;
+        st.awake = cnt;
+        st.base += cnt;
+        st.k++;
+        st.dir = 0;
+        __syncthreads();
+    }
+}
+
+// bc_block_backward: block 0 alone runs backward levels k down to 2 while they stay small.
+__device__ void bc_block_backward(const BcFused& b, i64& k, i64& base) {
+    __shared__ u64 s_edges;
+    for (bool first = true; k >= 2; first = false) {
+        u32 cnt = ((volatile u32*)b.lens)[k];
+        i64 sc = (i64)((volatile u64*)b.rows)[(k - 1) * BcRow + RScout];
+        if (!first && (cnt > b.small || sc > 8 * b.small)) break;
+        if (threadIdx.x == 0) s_edges = 0;
+        __syncthreads();
+        base -= cnt;
+        const u32* q = b.lq + base;
+        int d = (int)k;
+        u64 edges = 0;
+        for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) {
+            u32 w = q[i];
+            double c = b.acc[w] + 1.0 / b.sigma[w];
+            i64 e0 = b.ioff[w], e1 = b.ioff[w + 1];
+            edges += e1 - e0;
+            for (i64 e = e0; e < e1; e++) {
+                u32 u = b.inbr[e];
+                if (b.depth[u] == d - 1) atomicAdd(&b.acc[u], c);
+            }
+        }
+        if (edges) atomicAdd(&s_edges, edges);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            u64* row = b.rows + (b.levels + k) * BcRow;
+            row[REdges] = s_edges, row[RTime] = globaltimer(), row[RCount] = cnt, row[RDir] = 2;
+        }
+        k--;
+        __syncthreads();
+    }
+}
+
+// bc_fused_loop is one source's Brandes in one cooperative launch:
+//  1. prologue: clear every vertex (init), start the source;
+//  2. forward: level k reads lq[base, base+cnt) and appends level k+1 after it; before each
+//     level every thread takes Beamer's push/pull decision from the last level's counters
+//     (dir 2), alike; small push levels run in block 0 alone (bc_block_forward);
+//  3. backward: from the deepest level up to level 2, each level pushes its coefficients into
+//     its predecessors' acc (level 1's go to the source, whose dependency is not counted);
+//  4. epilogue: every reached vertex but the source adds delta = sigma x acc to its
+//     centrality and is reset for the next source.
+template <int LB>
+__device__ void bc_fused_loop(const BcFused& b) {
+    __shared__ Shared sh;
+    cg::grid_group grid = cg::this_grid();
+    i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
+    u32 src = (u32)b.src;
+    /// 1. Prologue.
+    if (b.init) {
+        for (i64 v = t; v < b.n; v += nt) b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+        grid.sync();
+    }
+    if (t == 0) {
+        b.depth[src] = 0;
+        b.sigma[src] = 1;
+        b.lq[0] = src;
+        b.lens[0] = 1, b.lens[1] = 0;
+        bc_clear_rows(b, 0);
+        for (int c = 0; c < BcCtlWords; c++) b.ctl[c] = 0;
+        b.ctl[BcStart] = globaltimer();
+    }
+    grid.sync();
+    Args s = {};
+    s.n = b.n, s.m = b.m, s.out_off = b.off;
+    s.out_kind = KQueue, s.agg = AggBlock, s.dedup = DNone, s.update = URMW, s.mem_kind = KAll;
+    /// 2. Forward.
+    BcState st = {0, 0, b.off[src + 1] - b.off[src], b.m, 0, b.dir == 1 ? 1 : 0};
+    while (true) {
+        u32 cnt = ((volatile u32*)b.lens)[st.k];
+        if (cnt == 0) break;
+        if (st.k >= b.levels - 1) {
+            if (t == 0) b.ctl[BcDeep] = 1;
+            return;
+        }
+        if (b.dir == 2) {
+            if (st.dir == 0 && (double)st.scout > (double)st.to_check / b.alpha) st.dir = 1;
+            else if (st.dir == 1 && (double)cnt < (double)b.n / b.beta && (i64)cnt <= st.awake) st.dir = 0;
+        }
+        if (b.small > 0 && st.dir == 0 && cnt <= b.small && st.scout <= 8 * b.small) {
+            if (blockIdx.x == 0) {
+                bc_block_forward(b, st);
+                if (threadIdx.x == 0) bc_put_state(b, st);
+            }
+            grid.sync();
+            bc_get_state(b, st);
+            continue;
+        }
+        st.awake = cnt;
+        if (t == 0) {
+            bc_clear_rows(b, st.k + 1);
+            b.lens[st.k + 2] = 0;
+        }
+        s.counters = b.rows + st.k * BcRow;
+        s.out_q = b.lq + st.base + cnt;
+        s.out_len = b.lens + st.k + 1;
+        s.out_cap = b.n - st.base - cnt;
+        if (st.dir == 1) {
+            s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KAll;
+            BcPullF f{b, (int)st.k};
+            advance<LB>(s, sh, f);
+        } else {
+            s.off = b.off, s.nbr = b.nbr, s.in_kind = KQueue;
+            s.in_q = b.lq + st.base, s.in_len = b.lens + st.k;
+            BcPushF f{b, (int)st.k};
+            bc_level<LB>(s, sh, f, cnt, st.scout);
+        }
+        grid.sync();
+        st.scout = (i64)((volatile u64*)s.counters)[RScout];
+        st.to_check -= st.scout;
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir;
+        st.base += cnt;
+        st.k++;
+    }
+    i64 levels = st.k, total = st.base;
+    if (t == 0) b.ctl[BcFwdEnd] = globaltimer();
+    /// 3. Backward.
+    i64 k = levels - 1, base = total;
+    while (k >= 2) {
+        u32 cnt = ((volatile u32*)b.lens)[k];
+        i64 sc = (i64)((volatile u64*)b.rows)[(k - 1) * BcRow + RScout];
+        if (b.small > 0 && cnt <= b.small && sc <= 8 * b.small) {
+            if (blockIdx.x == 0) {
+                bc_block_backward(b, k, base);
+                if (threadIdx.x == 0) b.ctl[BcK] = k, b.ctl[BcBase] = base;
+            }
+            grid.sync();
+            k = ((volatile u64*)b.ctl)[BcK], base = ((volatile u64*)b.ctl)[BcBase];
+            continue;
+        }
+        base -= cnt;
+        s.counters = b.rows + (b.levels + k) * BcRow;
+        s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KQueue;
+        s.in_q = b.lq + base, s.in_len = b.lens + k;
+        s.out_q = nullptr, s.out_len = nullptr, s.out_cap = 0;
+        BcBackF f{b, (int)k};
+        bc_level<LB>(s, sh, f, cnt, sc);
+        grid.sync();
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = 0;
+        k--;
+    }
+    /// 4. Epilogue.
+    for (i64 i = t; i < total; i += nt) {
+        u32 v = b.lq[i];
+        if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
+        b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+    }
+    if (t == 0) b.ctl[BcLevels] = levels, b.ctl[BcReached] = total, b.ctl[BcEnd] = globaltimer();
+}
+
+// bc_fused_<lb>: one source, both phases, one cooperative launch (fuse=on).
+#define BC_FUSED(LBNAME, LB) \
+    extern "C" __global__ void __launch_bounds__(BLOCK) bc_fused_##LBNAME(const BcFused b) { bc_fused_loop<LB>(b); }
+BC_FUSED(thread, LThread)
+BC_FUSED(warp, LWarp)
+BC_FUSED(cta, LCTA)
+BC_FUSED(twc, LTWC)
+
+/// Batched BC (batch=k): up to 32 sources per pass, a bit per source, as multi-source BFS
+/// (Then et al., VLDB 2014) shares each edge's scan among the searches that cross it. Lane l of
+/// a warp works for source l: sig and acc hold 32 doubles a vertex. lvl[d] is the mask of the
+/// sources that reach each vertex at depth d, seen the mask of those that reached it earlier.
+/// A warp takes a vertex of at most BcChunk edges, or a BcChunk-edge piece of a richer vertex
+/// (the host lists those pieces: hin for the in-CSR, hout for the out-CSR), whose partial sums
+/// it adds atomically. In a warp the lanes read 32 edges at once; every edge that matters to a
+/// source (ballot) is then taken by all lanes, each adding its source's term.
+#define BcChunk 256
+
+// BcBatch is the bc_batch_* kernels' parameter, mirrored by bcBatch in bc_batch.go (all 8 bytes).
+struct BcBatch {
+    const i64* off;
+    const u32* nbr;
+    const i64* ioff;
+    const u32* inbr;
+    i64 n;
+    const u64* hin;  // pieces of in-rows over BcChunk edges: vertex << 32 | piece
+    i64 nhin;
+    const u64* hout;  // the same for out-rows
+    i64 nhout;
+    const u32* hv;  // the vertices of over BcChunk out-edges (bc_batch_finish)
+    i64 nhv;
+    u32* lvl;  // lvl + d*n: the level masks of depth d
+    u32* seen;
+    double* sig;
+    double* acc;
+    double* cent;
+    const u32* srcs;
+    i64 nsrc;
+    i64 d;
+    u64* counters;  // BFront, BFound, BEdges, BFirst
+};
+
+static_assert(sizeof(BcBatch) == 160, "BcBatch must match bcBatch in bc_batch.go");
+
+enum { BFront = 0, BFound = 1, BEdges = 2, BFirst = 3 };
+
+// bc_item gives work item it (a vertex, or a piece of a rich vertex's row in CSR off) its
+// vertex and edge range; false for a vertex whose row is split into pieces.
+__device__ __forceinline__ bool bc_item(const i64* off, i64 n, const u64* h, i64 it, u32* v, i64* e0, i64* e1, bool* heavy,
+                                        bool* first) {
+    if (it < n) {
+        *v = (u32)it;
+        *e0 = off[it], *e1 = off[it + 1];
+        *heavy = false, *first = true;
+        return *e1 - *e0 <= BcChunk;
+    }
+    u64 x = h[it - n];
+    *v = (u32)(x >> 32);
+    i64 c = (i64)(u32)x;
+    i64 end = off[*v + 1];
+    *e0 = off[*v] + c * BcChunk, *e1 = min(*e0 + BcChunk, end);
+    *heavy = true, *first = c == 0;
+    return true;
+}
+
+__device__ __forceinline__ void bc_count(u64* counters, int c, u64 x) {
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_down_sync(0xffffffffu, x, o);
+    if ((threadIdx.x & 31) == 0 && x) atomicAdd(&counters[c], x);
+}
+
+// bc_batch_init starts the sources: source l at depth 0 with one path, in lane l.
+extern "C" __global__ void bc_batch_init(const BcBatch b) {
+    i64 l = blockIdx.x * (i64)blockDim.x + threadIdx.x;
+    if (l < b.nsrc) {
+        u32 v = b.srcs[l];
+        atomicOr(&b.lvl[v], 1u << l);
+        b.sig[(i64)v * 32 + l] = 1;
+    }
+}
+
+// bc_batch_fwd: forward level d, a pull over the in-CSR. Each vertex with sources it has not
+// seen sums, per such source, sigma over its in-neighbours at depth d; the sources that found
+// one go to its mask of depth d+1 with that sum as sigma. It also folds depth d into seen.
+extern "C" __global__ void __launch_bounds__(BLOCK) bc_batch_fwd(const BcBatch b) {
+    int lane = threadIdx.x & 31;
+    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
+    const u32* cur = b.lvl + b.d * b.n;
+    u32* next = b.lvl + (b.d + 1) * b.n;
+    u32 lanes = b.nsrc >= 32 ? 0xffffffffu : (1u << b.nsrc) - 1;
+    u64 front = 0, found = 0, edges = 0, first0 = 0;
+    for (i64 it = w; it < b.n + b.nhin; it += nw) {
+        u32 v;
+        i64 e0, e1;
+        bool heavy, first;
+        if (!bc_item(b.ioff, b.n, b.hin, it, &v, &e0, &e1, &heavy, &first)) continue;
+        u32 fr = cur[v], sn = b.seen[v] | fr;
+        if (first && fr) {
+            if (lane == 0) front += __popc(fr), first0 += fr & 1, b.seen[v] = sn;
+        }
+        u32 unseen = ~sn & lanes;
+        if (!unseen) continue;
+        double s = 0;
+        u32 nb = 0;
+        for (i64 e = e0; e < e1; e += 32) {
+            u32 u = 0, f = 0;
+            if (e + lane < e1) {
+                u = b.inbr[e + lane];
+                f = cur[u] & unseen;
+            }
+            u32 bal = __ballot_sync(0xffffffffu, f != 0);
+            while (bal) {
+                int j = __ffs(bal) - 1;
+                bal &= bal - 1;
+                u32 uj = __shfl_sync(0xffffffffu, u, j), fj = __shfl_sync(0xffffffffu, f, j);
+                nb |= fj;
+                if ((fj >> lane) & 1) s += b.sig[(i64)uj * 32 + lane];
+            }
+        }
+        if (lane == 0) edges += e1 - e0;
+        if (!nb) continue;
+        if ((nb >> lane) & 1) {
+            if (heavy) atomicAdd(&b.sig[(i64)v * 32 + lane], s);
+            else b.sig[(i64)v * 32 + lane] = s;
+        }
+        if (lane == 0) {
+            found += __popc(nb);
+            if (heavy) atomicOr(&next[v], nb);
+            else next[v] = nb;
+        }
+    }
+    bc_count(b.counters, BFront, front);
+    bc_count(b.counters, BFound, found);
+    bc_count(b.counters, BEdges, edges);
+    bc_count(b.counters, BFirst, first0);
+}
+
+// bc_batch_back: backward level d >= 1, a pull over the out-CSR. Each vertex v at depth d for
+// source l sums acc over its successors (out-neighbours at depth d+1 for l), whose acc holds
+// (1 + delta) / sigma; a vertex of one piece then turns its own sum into delta (added to its
+// centrality) and its coefficient, a rich vertex's pieces add their sums for bc_batch_finish.
+extern "C" __global__ void __launch_bounds__(BLOCK) bc_batch_back(const BcBatch b) {
+    int lane = threadIdx.x & 31;
+    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
+    const u32* cur = b.lvl + b.d * b.n;
+    const u32* next = b.lvl + (b.d + 1) * b.n;
+    u64 front = 0, edges = 0;
+    for (i64 it = w; it < b.n + b.nhout; it += nw) {
+        u32 v;
+        i64 e0, e1;
+        bool heavy, first;
+        if (!bc_item(b.off, b.n, b.hout, it, &v, &e0, &e1, &heavy, &first)) continue;
+        u32 m = cur[v];
+        if (!m) continue;
+        double s = 0;
+        for (i64 e = e0; e < e1; e += 32) {
+            u32 x = 0, f = 0;
+            if (e + lane < e1) {
+                x = b.nbr[e + lane];
+                f = next[x] & m;
+            }
+            u32 bal = __ballot_sync(0xffffffffu, f != 0);
+            while (bal) {
+                int j = __ffs(bal) - 1;
+                bal &= bal - 1;
+                u32 xj = __shfl_sync(0xffffffffu, x, j), fj = __shfl_sync(0xffffffffu, f, j);
+                if ((fj >> lane) & 1) s += b.acc[(i64)xj * 32 + lane];
+            }
+        }
+        if (lane == 0) edges += e1 - e0, front += first ? __popc(m) : 0;
+        bool mine = (m >> lane) & 1;
+        if (heavy) {
+            if (mine && s != 0) atomicAdd(&b.acc[(i64)v * 32 + lane], s);
+            continue;
+        }
+        double delta = 0;
+        if (mine) {
+            double sg = b.sig[(i64)v * 32 + lane];
+            delta = sg * s;
+            b.acc[(i64)v * 32 + lane] = s + 1.0 / sg;
+        }
+        delta = group_sum<32>(delta);
+        if (lane == 0) b.cent[v] += delta;
+    }
+    bc_count(b.counters, BFront, front);
+    bc_count(b.counters, BEdges, edges);
+}
+
+// bc_batch_finish: backward level d for the rich vertices, once all their pieces have added
+// their sums: delta into the centrality, the coefficient into acc.
+extern "C" __global__ void __launch_bounds__(BLOCK) bc_batch_finish(const BcBatch b) {
+    int lane = threadIdx.x & 31;
+    i64 w = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5, nw = ((i64)gridDim.x * blockDim.x) >> 5;
+    const u32* cur = b.lvl + b.d * b.n;
+    for (i64 i = w; i < b.nhv; i += nw) {
+        u32 v = b.hv[i];
+        u32 m = cur[v];
+        if (!m) continue;
+        double delta = 0;
+        if ((m >> lane) & 1) {
+            i64 x = (i64)v * 32 + lane;
+            double sg = b.sig[x], s = b.acc[x];
+            delta = sg * s;
+            b.acc[x] = s + 1.0 / sg;
+        }
+        delta = group_sum<32>(delta);
+        if (lane == 0) b.cent[v] += delta;
+    }
 }
