@@ -43,6 +43,12 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 		if s.Driven == Hybrid {
 			return fmt.Errorf("driven=hybrid switches BFS, SSSP and CC between worklist and sweep; PageRank runs topology-driven (pull or push) or data-driven (residual push)")
 		}
+		if s.Method != MethodAuto && s.Method != Binned && s.Method != DPB {
+			return fmt.Errorf("method=%s is not a pr method; pr has binned and dpb", s.Method)
+		}
+		if s.Method != MethodAuto && (s.Direction == Pull || s.Driven == Data) {
+			return fmt.Errorf("method=%s sums topology-driven push sweeps into destination bins; it needs direction=push and driven=topology (or auto), not direction=%s driven=%s", s.Method, s.Direction, s.Driven)
+		}
 	case SSSP:
 		if s.Method != MethodAuto && s.Method != DeltaStep && s.Method != NearFar {
 			return fmt.Errorf("method=%s is not an sssp method; sssp has deltastep and nearfar", s.Method)

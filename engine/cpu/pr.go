@@ -68,6 +68,9 @@ func runPR(ctx context.Context, r *Run) error {
 	if s.Blocking > 0 {
 		return fmt.Errorf("cpu: pr blocking (EdgeBlocking) is a GPU engine schedule here: %w", engine.ErrUnsupported)
 	}
+	if s.Method != engine.MethodAuto {
+		return fmt.Errorf("cpu: pr method=%s (destination bins summed in a GPU's shared memory) is a GPU engine schedule here: %w", s.Method, engine.ErrUnsupported)
+	}
 	s.Blocking = engine.BlockingOff
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Topology

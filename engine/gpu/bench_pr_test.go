@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,4 +184,144 @@ func sweepTimes(res *engine.Result) []time.Duration {
 		out = append(out, 0)
 	}
 	return out
+}
+
+// TestBenchPRBig measures PageRank where the contributions outgrow L2 (issue 19): set
+// GW_PRBIG=1. For kron of each scale of GW_PRBIG_SCALES (default 25; degree 16) it measures the
+// copy bandwidth with device-to-device copies of the arcs' size (read plus write, as
+// CopyBandwidth counts), then runs each schedule of GW_PRBIG_SCHEDS (';'-separated; default
+// auto, method=binned, method=dpb) GW_BENCH_REPS times after a warm-up, interleaved so that
+// drift hits all alike, and prints per schedule the median time and its spread, the sweeps, ms a
+// sweep, each kernel's median time a sweep, and the fraction of the copy bandwidth that the
+// fewest bytes of the sweeps (minBytes: the CSR once and the per-vertex state, per sweep) reach.
+// Every result is checked: against engine/ref up to scale GW_PRBIG_REF (default 22), and on
+// larger graphs against the first schedule's ranks (L1 distance under 1e-3; engine/ref's serial
+// sweeps would take minutes there).
+func TestBenchPRBig(t *testing.T) {
+	if os.Getenv("GW_PRBIG") == "" {
+		t.Skip("set GW_PRBIG=1 to run the PageRank benchmark on graphs beyond L2")
+	}
+	e := openGPU(t)
+	gp := e.(*gpu.Engine)
+	defer gpu.SetPoison(e, gpu.SetPoison(e, false))
+	ref, _ := engine.Open("ref")
+	reps, refMax := 5, 22
+	fmt.Sscan(os.Getenv("GW_BENCH_REPS"), &reps)
+	fmt.Sscan(os.Getenv("GW_PRBIG_REF"), &refMax)
+	scales := []string{"25"}
+	if v := os.Getenv("GW_PRBIG_SCALES"); v != "" {
+		scales = strings.Split(v, ",")
+	}
+	scheds := []string{"", "method=binned", "method=dpb"}
+	if v := os.Getenv("GW_PRBIG_SCHEDS"); v != "" {
+		scheds = strings.Split(v, ";")
+	}
+	fmt.Printf("device: %s\n", gp.Device())
+	for _, sc := range scales {
+		t0 := time.Now()
+		g, err := genFn("kron", map[string]string{"scale": sc, "degree": "16"})()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var scale int
+		fmt.Sscan(sc, &scale)
+		bw, err := gp.CopyBandwidth(g.NumArcs()*4, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("# kron%s: %d vertices, %d arcs (built in %v); copy bandwidth (DtoD of the arcs' %d MB, read+write) %.0f GB/s\n",
+			sc, g.NumVertices(), g.NumArcs(), time.Since(t0).Round(time.Millisecond), g.NumArcs()*4>>20, bw/1e9)
+		var want *engine.Result
+		if scale <= refMax {
+			if want, err = ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.PR, Params: engine.DefaultParams()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reqs := make([]engine.Request, len(scheds))
+		for i, ss := range scheds {
+			sch, err := parseSched(ss)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs[i] = engine.Request{Graph: g, GraphName: "kron" + sc, Algorithm: engine.PR, Params: engine.DefaultParams(), Schedule: sch}
+		}
+		ds := make([][]time.Duration, len(scheds))
+		last := make([]*engine.Result, len(scheds))
+		failed := make([]error, len(scheds))
+		for rep := 0; rep < reps+1; rep++ { // the first round warms up (and builds the layouts)
+			for i := range scheds {
+				if failed[i] != nil {
+					continue
+				}
+				res, err := e.Run(context.Background(), reqs[i])
+				if err != nil {
+					failed[i] = err
+					continue
+				}
+				if rep > 0 {
+					ds[i] = append(ds[i], res.Summary.Time)
+				}
+				last[i] = res
+			}
+		}
+		for i, ss := range scheds {
+			label := ss
+			if label == "" {
+				label = "auto"
+			}
+			if failed[i] != nil {
+				fmt.Printf("kron%s %-16s error: %v\n", sc, label, failed[i])
+				continue
+			}
+			res := last[i]
+			note := ""
+			switch {
+			case want != nil:
+				note = "verified against engine/ref"
+				if err := engine.Verify(g, res, want); err != nil {
+					note = "VERIFY FAILED: " + err.Error()
+					t.Errorf("kron%s %s: %v", sc, label, err)
+				}
+			case i > 0 && last[0] != nil:
+				l1 := 0.0
+				for v, x := range res.Rank {
+					l1 += math.Abs(x - last[0].Rank[v])
+				}
+				note = fmt.Sprintf("L1 to the first row's ranks %.2g", l1)
+				if l1 > 1e-3 {
+					t.Errorf("kron%s %s: %s", sc, label, note)
+				}
+			}
+			d := median(slices.Clone(ds[i]))
+			it := max(res.Summary.Iterations, 1)
+			frac := minBytes(engine.PR, g, it) / d.Seconds() / bw
+			fmt.Printf("kron%s %-16s %9.2f ms [%.2f-%.2f] %3d sweeps %7.3f ms/sweep  bw %5.1f%%  kernels/sweep: %s  [%s] %s\n", sc, label,
+				float64(d)/1e6, float64(slices.Min(ds[i]))/1e6, float64(slices.Max(ds[i]))/1e6, it, float64(d)/1e6/float64(it), 100*frac,
+				kernelMedians(res), res.Schedule.Relevant(engine.PR, "gpu"), note)
+			for _, rec := range res.Trace.Records {
+				if rec.Kind == engine.PhaseRecord {
+					fmt.Printf("        %s: %s\n", rec.Phase, rec.Note)
+				}
+			}
+		}
+	}
+}
+
+// kernelMedians lists each kernel's median time over the iterations of res, in ms.
+func kernelMedians(res *engine.Result) string {
+	by := map[string][]time.Duration{}
+	var names []string
+	for _, rec := range res.Trace.Records {
+		for _, k := range rec.Kernels {
+			if by[k.Name] == nil {
+				names = append(names, k.Name)
+			}
+			by[k.Name] = append(by[k.Name], k.Time)
+		}
+	}
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %.3f", n, float64(median(by[n]))/1e6))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -30,6 +30,7 @@ type devGraph struct {
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
 	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
+	dpb     *dpbLayout  // PageRank method=dpb: the staged bins (dpb.go)
 	dangN   *int64      // vertices without out-edges, counted on first use (PageRank)
 }
 
@@ -80,6 +81,9 @@ func (dg *devGraph) free() {
 	if dg.blocked != nil {
 		dg.blocked.free()
 	}
+	if dg.dpb != nil {
+		dg.dpb.free()
+	}
 }
 
 func (dg *devGraph) bytes() int64 {
@@ -89,6 +93,9 @@ func (dg *devGraph) bytes() int64 {
 	}
 	if dg.blocked != nil {
 		b += dg.blocked.bytes()
+	}
+	if dg.dpb != nil {
+		b += dg.dpb.bytes()
 	}
 	return b
 }

@@ -73,6 +73,7 @@ type device struct {
 	name    string
 	sms     int
 	shOptin int // the most dynamic shared memory a block may ask for, in bytes
+	l2      int // the L2 cache, in bytes (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
 	mem     int64
 	cc      int
 	modules map[string]cu.Module
@@ -122,6 +123,9 @@ func (d *device) start() error {
 		return check("cuDeviceGetAttribute", err)
 	}
 	if d.shOptin, err = d.dev.Attribute(attrMaxSharedOptin); err != nil {
+		return check("cuDeviceGetAttribute", err)
+	}
+	if d.l2, err = d.dev.Attribute(cu.L2CacheSize); err != nil {
 		return check("cuDeviceGetAttribute", err)
 	}
 	major, err := d.dev.Attribute(cu.ComputeCapabilityMajor)

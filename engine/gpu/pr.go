@@ -44,6 +44,9 @@ import (
 func resolvePR(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
 	req := r.req.Schedule
+	if err := resolvePRMethod(r, s, p.AvgDegree); err != nil {
+		return err
+	}
 	autoBinned(s, p.AvgDegree)
 	if err := resolvePRFuse(s, p.AvgDegree, p.MaxDegree); err != nil {
 		return err
@@ -119,7 +122,58 @@ func resolvePR(r *run, s *engine.Schedule) error {
 	if s.Update == engine.UpdateAuto {
 		s.Update = engine.RMW
 	}
+	if binnedPush(s) && s.Method == engine.MethodAuto {
+		s.Method = engine.Binned
+	}
 	return nil
+}
+
+// prDPBL2Share: method=auto takes the staged bins (method=dpb) where the contributions, 4 bytes
+// a vertex, exceed 1/prDPBL2Share of the device's L2; below, the binned push's gathers mostly
+// hit L2.
+const prDPBL2Share = 2
+
+// resolvePRMethod fills and checks PageRank's method. method=binned is the binned push
+// (direction=push blocking=N, N auto: prBinAutoN); method=dpb the staged bins (dpb.go), N auto:
+// the largest bin the shared memory holds (prDPBBin), unfused Jacobi with lb=edge.
+// method=auto takes dpb for an all-auto schedule on a dense graph (average degree 5 or more,
+// where auto bins) whose contributions outgrow the L2 (prDPBL2Share): there every gather of the
+// binned push is a random DRAM sector (kron scale 25 on an H100: 17.8 ms a sweep).
+func resolvePRMethod(r *run, s *engine.Schedule, avgDeg float64) error {
+	if s.Method == engine.MethodAuto && avgDeg >= 5 && prAllAuto(s) && int64(r.n)*4*prDPBL2Share > int64(r.dev.l2) {
+		s.Method = engine.DPB
+	}
+	if s.Method == engine.MethodAuto {
+		return nil
+	}
+	if s.Blocking == engine.BlockingOff {
+		return unsupported("method=%s sums the sweep in bins of N destinations (blocking=N); blocking=off has none", s.Method)
+	}
+	s.Direction, s.Driven = engine.Push, engine.Topology
+	if s.Method == engine.Binned {
+		if s.Blocking == 0 {
+			s.Blocking = prBinAutoN
+		}
+		return nil
+	}
+	if s.Blocking == 0 {
+		s.Blocking = prDPBBin(r)
+	}
+	switch {
+	case s.Fuse == engine.FuseOn:
+		return unsupported("method=dpb runs a sweep as three launches (the binning pass, the bins' sums, the apply); fuse=on is not built for it (method=binned fuses)")
+	case s.LB != engine.LBAuto && s.LB != engine.LBEdge:
+		return unsupported("method=dpb gives every block an equal run of the bins' slots (lb=edge); lb=%s does not apply", s.LB)
+	}
+	s.Fuse, s.LB, s.Sync = engine.FuseOff, engine.LBEdge, engine.SyncDB
+	return nil
+}
+
+// prAllAuto reports whether s leaves PageRank's sweep to auto: blocking, lb, sync and fuse auto,
+// topology-driven push or auto.
+func prAllAuto(s *engine.Schedule) bool {
+	return s.Blocking == 0 && s.LB == engine.LBAuto && s.Sync == engine.SyncAuto && s.Fuse == engine.FuseAuto &&
+		(s.Driven == engine.DrivenAuto || s.Driven == engine.Topology) && (s.Direction == engine.DirAuto || s.Direction == engine.Push)
 }
 
 // resolvePRFuse decides fuse for PageRank and checks fuse=on: the fused sweeps run
@@ -133,7 +187,7 @@ func resolvePR(r *run, s *engine.Schedule) error {
 func resolvePRFuse(s *engine.Schedule, avgDeg float64, maxDeg int64) error {
 	lbOK := s.LB == engine.LBAuto || s.LB == engine.LBThread || s.LB == engine.LBWarp || s.LB == engine.LBCTA || s.LB == engine.LBTWC
 	pull := s.Blocking <= 0 && s.Driven != engine.Data && s.Direction != engine.Push && s.Driven != engine.Hybrid
-	binned := binnedPush(s) && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
+	binned := binnedPush(s) && s.Method != engine.DPB && s.Driven != engine.Data && s.Driven != engine.Hybrid &&
 		(s.LB == engine.LBAuto || s.LB == engine.LBEdge)
 	if s.Fuse == engine.FuseAuto {
 		even := avgDeg >= 5 && float64(maxDeg) < 8*avgDeg
@@ -161,9 +215,12 @@ func resolvePRFuse(s *engine.Schedule, avgDeg float64, maxDeg int64) error {
 	return nil
 }
 
-// binnedPush reports whether s runs PageRank's binned push (direction=push blocking=N); the
-// resolved schedule's lb is then edge and its sync sync.
+// binnedPush reports whether s runs PageRank's binned push (direction=push blocking=N), either
+// form (method=binned or dpb); the resolved schedule's lb is then edge and its sync sync.
 func binnedPush(s *engine.Schedule) bool { return s.Blocking > 0 && s.Direction == engine.Push }
+
+// dpbPush reports whether s runs the staged form of the binned push (method=dpb).
+func dpbPush(s *engine.Schedule) bool { return binnedPush(s) && s.Method == engine.DPB }
 
 // prBinAutoN is the bin of the binned push that auto takes on dense graphs (autoBinned):
 // 8192 destinations (bins of 4096 lost on urand and kron, 16384 tied on urand and lost on
@@ -179,8 +236,7 @@ func autoBinned(s *engine.Schedule, avgDeg float64) {
 	if avgDeg < 5 {
 		return
 	}
-	if s.Blocking != 0 || s.LB != engine.LBAuto || s.Sync != engine.SyncAuto || s.Fuse != engine.FuseAuto ||
-		(s.Driven != engine.DrivenAuto && s.Driven != engine.Topology) || (s.Direction != engine.DirAuto && s.Direction != engine.Push) {
+	if !prAllAuto(s) {
 		return
 	}
 	s.Direction, s.Driven, s.Blocking, s.LB, s.Sync, s.Fuse = engine.Push, engine.Topology, prBinAutoN, engine.LBEdge, engine.SyncDB, engine.FuseOn
@@ -201,6 +257,11 @@ func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
 // preparePR builds and uploads the blocked, tiled or binned layout of blocking=N, once per
 // graph, outside the timing, as the graph is.
 func preparePR(r *run) error {
+	if dpbPush(&r.s) {
+		_, sum := prDPBShapes(r, r.s.Blocking)
+		_, err := r.dpb(sum.size)
+		return err
+	}
 	if r.s.Blocking > 0 {
 		if _, err := r.blocked(r.s.Blocking); err != nil {
 			return err
@@ -375,6 +436,9 @@ func prTopo(r *run, a kargs) error {
 		a.update = 1 // Gauss-Seidel: pr_set writes in place
 	} else {
 		a.update = 0
+	}
+	if dpbPush(&s) {
+		return prDPB(r, a)
 	}
 	var blk *blockedCSR
 	binned := binnedPush(&s)

@@ -49,6 +49,25 @@ func prBinShape(r *run, blocking int) tiledShape {
 	return tiledShape{size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
 }
 
+// prDPBBin is the most destinations a bin of method=dpb holds on this device: what the shared
+// memory of one block allows (8 bytes a destination), below the slots' pad (dpbPad). Bins as
+// large as that write the fewest pairs (a source's arcs into one bin share one term).
+func prDPBBin(r *run) int { return max(min((r.dev.shOptin-1024)/8, dpbPad-1), 1) }
+
+// prDPBShapes are method=dpb's launches for bins of blocking destinations: the binning pass
+// (kernels/pr.cu pr_dpb_bin: a block of dpbThreads per chunk of dpbChunk sources, their terms in
+// shared memory) and the accumulation (pr_dpb_sum, as prBinShape).
+func prDPBShapes(r *run, blocking int) (bin, sum tiledShape) {
+	size := max(min(blocking, prDPBBin(r)), 1)
+	chunks := (r.n + dpbChunk - 1) / dpbChunk
+	bin = tiledShape{size: dpbChunk, grid: max(min(chunks, maxGrid), 1), threads: dpbThreads, shmem: dpbChunk * 4}
+	sum = tiledShape{size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
+	return bin, sum
+}
+
+// dpbThreads is the binning pass's block size (kernels/pr.cu DPB_THREADS).
+const dpbThreads = 1024
+
 // binArgs points a at the binned layout.
 func binArgs(a *kargs, blk *blockedCSR) {
 	a.off, a.inQ, a.nbr, a.bound, a.rowsPerBlock = blk.off.addr(), blk.rows.addr(), blk.nbr.addr(), int64(blk.segs), int64(blk.size)

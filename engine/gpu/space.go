@@ -87,6 +87,11 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		// memory, each bin's edges in source order), unfused and fused; 7 cuts the graphs into
 		// many bins, so a block's run of groups crosses bins
 		{axis("direction", "push"), axis("driven", "topology"), axis("lb", "auto", "edge"), axis("blocking", "7", "64", "4096"), axis("fuse", "off", "on")},
+		// method=binned|dpb: the binned push by name, and its staged form (deterministic
+		// propagation blocking: a binning pass writes the terms in bin order); bins of 7 and
+		// chunks of 16384 sources cut the graphs into many pieces
+		{axis("method", "binned", "dpb"), axis("blocking", "auto", "7", "4096")},
+		{axis("method", "dpb"), axis("direction", "push", "auto"), axis("lb", "auto", "edge"), axis("fuse", "auto", "off")},
 	},
 	engine.TC: {
 		{},

@@ -563,6 +563,10 @@ ENTRIES(pr_spush, PrAccPush)
 #define PB_THREADS 1024
 #define PB_U 8
 #define PB_PAD 0xffffu
+// The staged form's slots (method=dpb, below): bit 15 marks a pair's first slot, DPB_PAD an
+// empty slot, so a bin holds fewer than DPB_PAD destinations.
+#define DPB_FIRST 0x8000u
+#define DPB_PAD 0x7fffu
 
 // bin_shift is the fixed-point scale's exponent for the largest contribution cm (float bits).
 __device__ __forceinline__ int bin_shift(u32 cm) {
@@ -583,11 +587,18 @@ __device__ __forceinline__ void cmax_flush(u32* dst, u32 c) {
     if (threadIdx.x == 0 && m != 0) atomicMax(dst, m);
 }
 
+// bin_add adds term f into destination d's fixed-point sum (lo, hi words in shared memory).
+__device__ __forceinline__ void bin_add(u32* lo, u32* hi, u32 d, u32 f) {
+    u32 old = atomicAdd(lo + d, f);
+    if (old + f < old) atomicAdd(hi + d, 1u);
+}
+
 // bin_sweep adds sweep k's binned terms into a.rank_next (as u64). Dynamic shared memory: 2 R
 // words. NC: gather through the non-coherent cache (unfused; in the fused loop the
 // contributions change between sweeps of one launch, and plain loads after the grid barrier
-// see them).
-template <bool NC>
+// see them). DPB: the staged form (pr_dpb_sum below): a slot holds a destination and a pair's
+// start, and the terms are read from the binning pass's a.out_q instead of gathered.
+template <bool NC, bool DPB>
 __device__ void bin_sweep(const Args& a, i64 k) {
     extern __shared__ u32 pbsh[];
     const i64 R = a.rows_per_block;
@@ -606,6 +617,8 @@ __device__ void bin_sweep(const Args& a, i64 k) {
         else top = mid;
     }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
+    const u32 after0 = (0xffffffffu >> (31 - lane)) & ~1u;  // lanes 1 .. this one
+    const unsigned short* slots = (const unsigned short*)a.nbr;
     for (i64 s = g0; s < g1; b++) {
         const i64 e = min(g1, a.off[b + 1]);
         if (e <= s) continue;  // an empty bin
@@ -613,24 +626,38 @@ __device__ void bin_sweep(const Args& a, i64 k) {
         __syncthreads();
         for (i64 g = s + warp; g < e; g += (i64)W * PB_U) {
             u32 x[PB_U], src[PB_U];
-            float c[PB_U];
 #pragma unroll
             for (int q = 0; q < PB_U; q++) {
                 i64 gg = g + (i64)q * W;
-                x[q] = gg < e ? __ldcs(a.nbr + gg * 32 + lane) : PB_PAD << 16;
+                if (DPB) x[q] = gg < e ? (u32)__ldcs(slots + gg * 32 + lane) : DPB_PAD;
+                else x[q] = gg < e ? __ldcs(a.nbr + gg * 32 + lane) : PB_PAD << 16;
                 src[q] = gg < e ? __ldg(a.in_q + gg) : 0;
             }
+            if (DPB) {
+                u32 t[PB_U];
 #pragma unroll
-            for (int q = 0; q < PB_U; q++) {
-                u32 u = src[q] + (x[q] & 0xffffu);  // a padding slot reads a real vertex, unused
-                c[q] = NC ? __ldg(a.contrib + u) : a.contrib[u];
-            }
+                for (int q = 0; q < PB_U; q++) {
+                    // the slot's pair: the group's first, plus the pairs that start in lanes 1 .. this one
+                    u32 p = src[q] + __popc(__ballot_sync(0xffffffffu, x[q] & DPB_FIRST) & after0);
+                    t[q] = (x[q] & DPB_PAD) != DPB_PAD ? __ldg(a.out_q + p) : 0;
+                }
 #pragma unroll
-            for (int q = 0; q < PB_U; q++) {
-                u32 d = x[q] >> 16;
-                if (d == PB_PAD) continue;
-                u32 f = __float2uint_rn(c[q] * scale), old = atomicAdd(lo + d, f);
-                if (old + f < old) atomicAdd(hi + d, 1u);
+                for (int q = 0; q < PB_U; q++) {
+                    u32 d = x[q] & DPB_PAD;
+                    if (d != DPB_PAD && t[q] != 0) bin_add(lo, hi, d, t[q]);
+                }
+            } else {
+                float c[PB_U];
+#pragma unroll
+                for (int q = 0; q < PB_U; q++) {
+                    u32 u = src[q] + (x[q] & 0xffffu);  // a padding slot reads a real vertex, unused
+                    c[q] = NC ? __ldg(a.contrib + u) : a.contrib[u];
+                }
+#pragma unroll
+                for (int q = 0; q < PB_U; q++) {
+                    u32 d = x[q] >> 16;
+                    if (d != PB_PAD) bin_add(lo, hi, d, __float2uint_rn(c[q] * scale));
+                }
             }
         }
         __syncthreads();
@@ -644,8 +671,73 @@ __device__ void bin_sweep(const Args& a, i64 k) {
     }
 }
 
+// Deterministic propagation blocking (method=dpb; Beamer, Asanović, Patterson, IPDPS 2017 [5]
+// of pr.go) for graphs whose contributions outgrow L2, where bin_sweep's gathers become one
+// random DRAM sector each. The order of the terms is fixed once per graph (dpb.go buildDPB):
+// the destinations are cut into bins of R = a.rows_per_block as above, a pair is a source with
+// its out-neighbours in one bin, and the pairs are numbered bin by bin, in source order. A
+// sweep is two streaming passes, then apply<true>:
+/// 1. pr_dpb_bin (binning): block c takes chunk c of S = a.delta sources, turns their
+///    contributions into fixed-point terms in shared memory (bin_shift's scale), and writes each
+///    of its pairs' term into a.out_q[pair]. The chunk's pairs of bin b are one run (a piece:
+///    first pair a.in_q[2 (c B + b)], length [+1]); a.nbr, as 16-bit words, holds each pair's
+///    source offset in its chunk. Reads and writes stream; the gather is from shared memory. A
+///    source writes one term per bin, not per arc: on kron, about half the arcs' worth.
+/// 2. pr_dpb_sum (accumulation): bin_sweep<DPB> over groups of 32 slots, a slot a 16-bit word:
+///    the destination's offset in its bin, bit 15 set on a pair's first slot, DPB_PAD for an
+///    empty one; a.in_q[g] is the pair of group g's first slot, and a lane's pair is that plus the
+///    pairs starting in lanes 1 .. its own (a ballot). The terms are read in order (a.out_q).
+/// Per arc a sweep moves 2 bytes of slot, and per pair 2 bytes of source offset and a 4-byte term
+/// written and read, where bin_sweep moves 4 bytes of slot and a 32-byte sector.
+#define DPB_THREADS 1024
+#define DPB_U 4
+
+// pr_dpb_bin: the binning pass of sweep a.iter. Dynamic shared memory: S words.
+extern "C" __global__ void __launch_bounds__(DPB_THREADS) pr_dpb_bin(const Args a) {
+    extern __shared__ u32 dbsh[];
+    const i64 S = a.delta, B = a.bound;
+    const i64 chunks = (a.n + S - 1) / S;
+    const float scale = __int_as_float((bin_shift(*(volatile u32*)&a.pr_cmax[a.iter & 1]) + 127) << 23);
+    const unsigned short* psrc = (const unsigned short*)a.nbr;
+    const uint2* pieces = (const uint2*)a.in_q;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
+    for (i64 c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const i64 v0 = c * S;  // S is a multiple of 4: aligned float4 loads
+        const int cn = (int)min(S, a.n - v0);
+        __syncthreads();  // the last chunk's terms are read
+        for (int i = 4 * threadIdx.x; i < cn; i += 4 * blockDim.x) {
+            if (i + 4 <= cn) {
+                float4 f = __ldcs((const float4*)(a.contrib + v0 + i));
+                dbsh[i] = __float2uint_rn(f.x * scale);
+                dbsh[i + 1] = __float2uint_rn(f.y * scale);
+                dbsh[i + 2] = __float2uint_rn(f.z * scale);
+                dbsh[i + 3] = __float2uint_rn(f.w * scale);
+            } else {
+                for (int j = i; j < cn; j++) dbsh[j] = __float2uint_rn(a.contrib[v0 + j] * scale);
+            }
+        }
+        __syncthreads();
+        const uint2* pc = pieces + c * B;
+        for (i64 b = warp; b < B; b += W) {
+            const uint2 pp = __ldcs(pc + b);
+            const u64 p0 = pp.x;
+            for (u32 j = lane; j < pp.y; j += 32 * DPB_U) {
+                unsigned short o[DPB_U];
+#pragma unroll
+                for (int q = 0; q < DPB_U; q++) o[q] = j + 32 * q < pp.y ? __ldcs(psrc + p0 + j + 32 * q) : 0;
+#pragma unroll
+                for (int q = 0; q < DPB_U; q++)
+                    if (j + 32 * q < pp.y) __stcg(a.out_q + p0 + j + 32 * q, dbsh[o[q]]);
+            }
+        }
+    }
+}
+
+// pr_dpb_sum: the accumulation pass of sweep a.iter, then pr_bin_apply.
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_dpb_sum(const Args a) { bin_sweep<true, true>(a, a.iter); }
+
 // pr_bin: one binned push sweep (sweep a.iter), then pr_bin_apply.
-extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_bin(const Args a) { bin_sweep<true>(a, a.iter); }
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_bin(const Args a) { bin_sweep<true, false>(a, a.iter); }
 
 // apply: rank = base + d * rank_next (the accumulated sums; BIN: the binned sweep k's
 // fixed-point sums); contrib, L1 change and rank sums; rank_next = 0.
@@ -699,7 +791,7 @@ __device__ void pr_fused(const Args& a0) {
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
         s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
         if (FORM == FBinned) {
-            bin_sweep<false>(s, a0.iter + k);
+            bin_sweep<false, false>(s, a0.iter + k);
             grid.sync();
             apply<true>(s, a0.iter + k);
         } else if (a0.bound > 0 && FORM == FPull) {
