@@ -251,7 +251,7 @@ func prDPB(r *run, a kargs) error {
 			return err
 		}
 		/// 3. Apply: the new ranks and contributions.
-		if err := r.launch("pr_bin_apply", blocks(int64(r.n), block), &sa); err != nil {
+		if err := r.launch("pr_bin_apply", min(blocks(int64(r.n), block), prApplyPerSM*r.dev.sms), &sa); err != nil {
 			return err
 		}
 		if err := r.readCounters(); err != nil {

@@ -718,8 +718,10 @@ extern "C" __global__ void __launch_bounds__(DPB_THREADS) pr_dpb_bin(const Args 
         }
         __syncthreads();
         const uint2* pc = pieces + c * B;
+        uint2 next = warp < B ? __ldcs(pc + warp) : make_uint2(0, 0);
         for (i64 b = warp; b < B; b += W) {
-            const uint2 pp = __ldcs(pc + b);
+            const uint2 pp = next;
+            if (b + W < B) next = __ldcs(pc + b + W);  // in flight while this piece is copied
             const u64 p0 = pp.x;
             for (u32 j = lane; j < pp.y; j += 32 * DPB_U) {
                 unsigned short o[DPB_U];
