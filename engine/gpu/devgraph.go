@@ -30,7 +30,7 @@ type devGraph struct {
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
 	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
-	dpb     *dpbLayout  // PageRank method=dpb: the staged bins (dpb.go)
+	dpb     *dpbLayout  // PageRank method=dpb: the staged bins (pr_dpb.go)
 	dangN   *int64      // vertices without out-edges, counted on first use (PageRank)
 }
 

@@ -22,7 +22,9 @@ import (
 // (atomic adds; with blocking=N the binned push, propagation blocking [5] with the bins on
 // chip: bins of N destinations summed in shared memory as 64-bit fixed point, each bin's
 // in-edges in source order, so a warp's gathers read a few consecutive sectors and the random
-// side of the sweep is shared-memory atomics, kernels/pr.cu bin_sweep), until the L1 change of a sweep is
+// side of the sweep is shared-memory atomics, kernels/pr.cu bin_sweep; method=dpb, pr_dpb.go:
+// its staged form for graphs whose contributions outgrow L2, a streaming pass first writing each
+// source's term once per bin, in bin order, deterministic propagation blocking [5]), until the L1 change of a sweep is
 // below tolerance or max_iter. Every sweep spreads the dangling rank uniformly and projects the
 // ranks to sum 1, as engine/cpu's pullGS: the ranks stay stored unscaled and the projection
 // is folded into the next sweep's constant term (prProjection), so it costs no pass. A
@@ -135,7 +137,7 @@ func resolvePR(r *run, s *engine.Schedule) error {
 const prDPBL2Share = 4
 
 // resolvePRMethod fills and checks PageRank's method. method=binned is the binned push
-// (direction=push blocking=N, N auto: prBinAutoN); method=dpb the staged bins (dpb.go), N auto:
+// (direction=push blocking=N, N auto: prBinAutoN); method=dpb the staged bins (pr_dpb.go), N auto:
 // the largest bin the shared memory holds (prDPBBin), unfused Jacobi with lb=edge.
 // method=auto takes dpb for an all-auto schedule on a dense graph (average degree 5 or more,
 // where auto bins) whose contributions outgrow the L2 (prDPBL2Share): there every gather of the

@@ -65,12 +65,6 @@ func prDPBShapes(r *run, blocking int) (bin, sum tiledShape) {
 	return bin, sum
 }
 
-// prApplyPerSM caps method=dpb's apply grid at this many blocks of 256 threads an SM (its loop is
-// grid-stride): each block adds its L1 change, rank sums and largest contribution to four
-// counters with global atomics, and a block per 256 vertices on kron scale 25 is 131,072
-// blocks. 8 blocks an SM fill it.
-const prApplyPerSM = 8
-
 // dpbThreads is the binning pass's block size (kernels/pr.cu DPB_THREADS).
 const dpbThreads = 1024
 

@@ -673,7 +673,7 @@ __device__ void bin_sweep(const Args& a, i64 k) {
 
 // Deterministic propagation blocking (method=dpb; Beamer, Asanović, Patterson, IPDPS 2017 [5]
 // of pr.go) for graphs whose contributions outgrow L2, where bin_sweep's gathers become one
-// random DRAM sector each. The order of the terms is fixed once per graph (dpb.go buildDPB):
+// random DRAM sector each. The order of the terms is fixed once per graph (pr_dpb.go buildDPB):
 // the destinations are cut into bins of R = a.rows_per_block as above, a pair is a source with
 // its out-neighbours in one bin, and the pairs are numbered bin by bin, in source order. A
 // sweep is two streaming passes, then apply<true>:
@@ -718,10 +718,8 @@ extern "C" __global__ void __launch_bounds__(DPB_THREADS) pr_dpb_bin(const Args 
         }
         __syncthreads();
         const uint2* pc = pieces + c * B;
-        uint2 next = warp < B ? __ldcs(pc + warp) : make_uint2(0, 0);
         for (i64 b = warp; b < B; b += W) {
-            const uint2 pp = next;
-            if (b + W < B) next = __ldcs(pc + b + W);  // in flight while this piece is copied
+            const uint2 pp = __ldcs(pc + b);
             const u64 p0 = pp.x;
             for (u32 j = lane; j < pp.y; j += 32 * DPB_U) {
                 unsigned short o[DPB_U];
