@@ -256,6 +256,7 @@ func TestBuildersMeter(t *testing.T) {
 		{"blocked", 2, func(mt *meter) { buildBlocked(in, 1000, 7, mt) }},
 		{"tiled", 2, func(mt *meter) { buildTiled(in, 1000, 1000, 5, mt) }},
 		{"binned", 4, func(mt *meter) { buildBinned(g, 1000, 7, mt) }},
+		{"staged", 2, func(mt *meter) { buildDPB(g, 1000, 1000, 7, mt) }},
 	} {
 		mt := newMeter(req, c.name, c.passes*arcs)
 		c.build(mt)

@@ -71,7 +71,9 @@ func (r *run) dpb(size int) (*dpbLayout, error) {
 		r.dg.dpb = nil
 	}
 	t0 := time.Now()
-	h, err := buildDPB(r.g, size, dpbChunk, runtime.GOMAXPROCS(0))
+	mt := newMeter(r.req, "building the staged layout", 2*int64(len(r.g.Neighbors)))
+	h, err := buildDPB(r.g, size, dpbChunk, runtime.GOMAXPROCS(0), mt)
+	mt.finish()
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +115,9 @@ type dpbHost struct {
 // makes more pairs). Workers take chunks of chunk sources round robin: they count each chunk's
 // pairs and slots per bin, a prefix sum in (bin, chunk) order places them (a bin's groups
 // padded to dpbGroup slots), and walking the chunks' sources in order fills every bin in source
-// order; then each bin's pads and its groups' first pairs. size < dpbPad, chunk <= 65536.
-func buildDPB(g *graph.CSR, size, chunk, workers int) (*dpbHost, error) {
+// order; then each bin's pads and its groups' first pairs. size < dpbPad, chunk <= 65536. mt
+// hears of each pass's arcs (2 x arcs in all).
+func buildDPB(g *graph.CSR, size, chunk, workers int, mt *meter) (*dpbHost, error) {
 	n := g.NumVertices()
 	bins := (n + size - 1) / size
 	chunks := (n + chunk - 1) / chunk
@@ -129,6 +132,7 @@ func buildDPB(g *graph.CSR, size, chunk, workers int) (*dpbHost, error) {
 	// runs calls f(u, b, lo, hi) for each source u of chunk c in order and each run of its
 	// out-list in bin b: g.Neighbors[lo:hi].
 	runs := func(c int, f func(u, b int, lo, hi int64)) {
+		defer mt.add(g.Offsets[min((c+1)*chunk, n)] - g.Offsets[c*chunk])
 		for u := c * chunk; u < min((c+1)*chunk, n); u++ {
 			e, end := g.Offsets[u], g.Offsets[u+1]
 			for e < end {

@@ -23,7 +23,7 @@ func TestBuildDPB(t *testing.T) {
 		}
 		n := g.NumVertices()
 		for _, c := range []struct{ size, chunk int }{{1, dpbChunk}, {7, 1000}, {4096, 1000}, {dpbPad - 1, dpbChunk}} {
-			h, err := buildDPB(g, c.size, c.chunk, 7)
+			h, err := buildDPB(g, c.size, c.chunk, 7, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestBuildDPB(t *testing.T) {
 			if last+1 != int(h.pairs) {
 				t.Fatalf("%+v: %d pairs decoded, want %d", c, last+1, h.pairs)
 			}
-			h1, err := buildDPB(g, c.size, c.chunk, 1)
+			h1, err := buildDPB(g, c.size, c.chunk, 1, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestBuildDPB(t *testing.T) {
 				t.Fatalf("%+v: one worker builds a different layout", c)
 			}
 		}
-		if _, err := buildDPB(g, 1, 1, 7); err == nil {
+		if _, err := buildDPB(g, 1, 1, 7, nil); err == nil {
 			t.Errorf("bins and chunks of 1 vertex (%d x %d pieces): built, want refused", n, n)
 		}
 	}
