@@ -502,11 +502,10 @@ func prTopo(r *run, a kargs) error {
 	}
 	proj := newPRProjection(r)
 	for iter := 0; iter < p.MaxIter; iter++ {
-		if err := r.begin(); err != nil {
+		sa, err := proj.beginSweep(r, a)
+		if err != nil {
 			return err
 		}
-		sa := a
-		sa.base = proj.constant()
 		sa.off, sa.nbr, sa.wt, sa.n, sa.m, sa.inKind = csr.off.addr(), csr.nbr.addr(), csr.wt.addr(), int64(csr.n), csr.m, kAll
 		if s.LB == engine.LBCOO {
 			if err := r.rows(csr); err != nil {
@@ -564,23 +563,37 @@ func prTopo(r *run, a kargs) error {
 				return err
 			}
 		}
-		if err := r.readCounters(); err != nil {
+		if done, err := proj.endSweep(r, s.Direction); done || err != nil {
 			return err
-		}
-		change := proj.next(r.sweepErr(), math.Float64frombits(r.hostCtl[cRankSum]), math.Float64frombits(r.hostCtl[cRankDang]))
-		scanned := int64(r.hostCtl[cEdges])
-		if scanned == 0 {
-			scanned = r.m
-		}
-		if err := r.emit(engine.Record{Direction: s.Direction, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
-			OutVertices: int64(r.n), EdgesScanned: scanned, Note: fmt.Sprintf("L1 change %.3g", change)}); err != nil {
-			return err
-		}
-		if change < p.Tolerance || math.IsNaN(change) {
-			break
 		}
 	}
 	return nil
+}
+
+// beginSweep starts a topology-driven sweep (run.begin) and returns a with the sweep's
+// constant term.
+func (p *prProjection) beginSweep(r *run, a kargs) (kargs, error) {
+	a.base = p.constant()
+	return a, r.begin()
+}
+
+// endSweep reads a topology-driven sweep's counters back, takes its projection, records the
+// sweep (direction dir; the edges its kernels counted, or every arc) and reports whether the
+// run is done: the L1 change under tolerance, or NaN.
+func (p *prProjection) endSweep(r *run, dir engine.Direction) (bool, error) {
+	if err := r.readCounters(); err != nil {
+		return false, err
+	}
+	change := p.next(r.sweepErr(), math.Float64frombits(r.hostCtl[cRankSum]), math.Float64frombits(r.hostCtl[cRankDang]))
+	scanned := int64(r.hostCtl[cEdges])
+	if scanned == 0 {
+		scanned = r.m
+	}
+	if err := r.emit(engine.Record{Direction: dir, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
+		OutVertices: int64(r.n), EdgesScanned: scanned, Note: fmt.Sprintf("L1 change %.3g", change)}); err != nil {
+		return false, err
+	}
+	return change < r.req.Params.Tolerance || math.IsNaN(change), nil
 }
 
 // prBlockedSweep sums every segment of the blocked layout into rank_next in one launch: its

@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"time"
 
@@ -236,11 +235,10 @@ func prDPB(r *run, a kargs) error {
 	}
 	proj := newPRProjection(r)
 	for iter := 0; iter < p.MaxIter; iter++ {
-		if err := r.begin(); err != nil {
+		sa, err := proj.beginSweep(r, a)
+		if err != nil {
 			return err
 		}
-		sa := a
-		sa.base = proj.constant()
 		sa.n, sa.m, sa.iter = int64(r.n), r.m, int64(iter)
 		/// 1. Binning: every pair's term, in bin order.
 		ba := sa
@@ -259,16 +257,8 @@ func prDPB(r *run, a kargs) error {
 		if err := r.launch("pr_bin_apply", blocks(int64(r.n), block), &sa); err != nil {
 			return err
 		}
-		if err := r.readCounters(); err != nil {
+		if done, err := proj.endSweep(r, engine.Push); done || err != nil {
 			return err
-		}
-		change := proj.next(r.sweepErr(), math.Float64frombits(r.hostCtl[cRankSum]), math.Float64frombits(r.hostCtl[cRankDang]))
-		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: int64(r.n), InEdges: r.m,
-			OutVertices: int64(r.n), EdgesScanned: r.m, Note: fmt.Sprintf("L1 change %.3g", change)}); err != nil {
-			return err
-		}
-		if change < p.Tolerance || math.IsNaN(change) {
-			break
 		}
 	}
 	return nil
