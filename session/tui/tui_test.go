@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,14 @@ var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // start runs the TUI over a fake session at a fixed size and clock.
 func start(t *testing.T, fake func(*Feed) *fakeSession) (*teatest.TestModel, *fakeSession) {
 	t.Helper()
+	return startSized(t, fake, termW, termH)
+}
+
+// startSized is start at w x h. A test that wants another size starts at it rather than
+// resizing: the program's own size messages (two, from teatest and from Bubble Tea) arrive
+// when they will, and one that came after the test's resize would undo it.
+func startSized(t *testing.T, fake func(*Feed) *fakeSession, w, h int) (*teatest.TestModel, *fakeSession) {
+	t.Helper()
 	feed := NewFeed()
 	f := fake(feed)
 	m := newModel(context.Background(), f, feed)
@@ -62,7 +71,7 @@ func start(t *testing.T, fake func(*Feed) *fakeSession) (*teatest.TestModel, *fa
 	// What the Ascii profile's ColorProfileMsg says, set now: that message comes from the
 	// program's own goroutine, and a screen probed before it arrives would draw colour glyphs.
 	m.color = false
-	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(termW, termH),
+	tm := teatest.NewTestModel(t, probe{m}, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	t.Cleanup(func() { tm.Quit() })
 	return tm, f
@@ -92,6 +101,19 @@ func screen(t *testing.T, tm *teatest.TestModel, what string, cond func(string) 
 
 func has(sub string) func(string) bool {
 	return func(s string) bool { return strings.Contains(ansi.Strip(s), sub) }
+}
+
+// resize sends a w x h size until the screen has h lines (the program's own first size
+// message may come after one sent early, and undo it) and returns the screen.
+func resize(t *testing.T, tm *teatest.TestModel, w, h int) string {
+	t.Helper()
+	return screen(t, tm, fmt.Sprintf("the size %dx%d", w, h), func(s string) bool {
+		if strings.Count(s, "\n") == h-1 {
+			return true
+		}
+		tm.Send(tea.WindowSizeMsg{Width: w, Height: h})
+		return false
+	})
 }
 
 // inputIs checks the input line, the screen's last but one.
@@ -272,8 +294,7 @@ func TestResize(t *testing.T) {
 	typeLine(tm, "run bfs")
 	screen(t, tm, "the run", has("bfs1: 7 iterations"))
 	for _, size := range [][2]int{{70, 20}, {140, 45}, {40, 12}} {
-		tm.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		s := screen(t, tm, "the new size", func(s string) bool { return strings.Count(s, "\n") == size[1]-1 })
+		s := resize(t, tm, size[0], size[1])
 		for i, l := range strings.Split(s, "\n") {
 			if w := ansi.StringWidth(l); w != size[0] {
 				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, ansi.Strip(l))
@@ -295,10 +316,8 @@ func TestTimeChartToggle(t *testing.T) {
 
 // TestScreenSmall is the run screen on an 80x24 terminal.
 func TestScreenSmall(t *testing.T) {
-	tm, _ := start(t, newFake)
+	tm, _ := startSized(t, newFake, 80, 24)
 	screen(t, tm, "the welcome", has("type a command"))
-	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	screen(t, tm, "the new size", func(s string) bool { return strings.Count(s, "\n") == 23 })
 	typeLine(tm, "run bfs")
 	s := screen(t, tm, "the run", has("bfs1: 7 iterations"))
 	if n := strings.Count(s, "\n") + 1; n != 24 {
