@@ -26,6 +26,7 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 		"fuse=off lb=thread", "fuse=off lb=thread direction=push", "fuse=off lb=thread direction=pull",
 		"lb=thread driven=topology", "fuse=off alpha=1 beta=2", "fuse=off alpha=1 beta=2 lb=thread",
 		"lb=thread", "lb=warp", "lb=cta", "alpha=1 beta=2", "lb=warp direction=pull", "lb=cta direction=push",
+		"fuse=on", "fuse=on lb=thread", "fuse=on lb=warp direction=pull", "fuse=on alpha=1 beta=2",
 		"batch=1", "batch=3", "batch=32 fuse=off"},
 	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
@@ -33,7 +34,7 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 }
 
 // bcAllSchedules are the BC schedules run with sources=all.
-var bcAllSchedules = map[string]bool{"": true, "fuse=off": true, "batch=1": true, "batch=3": true, "batch=32 fuse=off": true}
+var bcAllSchedules = map[string]bool{"": true, "fuse=on": true, "fuse=off": true, "batch=1": true, "batch=3": true, "batch=32 fuse=off": true}
 
 // tcSchedules crosses order, intersect and lb with relabel off, and degree order with relabel on
 // and auto, and adds lb=thread (in place). lb=auto resolves to edge, or thread on sparse even
@@ -198,7 +199,7 @@ func TestBCGridLevels(t *testing.T) {
 			if err != nil {
 				continue // the empty graph
 			}
-			for _, ss := range []string{"", "direction=push", "direction=pull", "lb=thread", "lb=cta", "lb=warp", "batch=1 lb=thread"} {
+			for _, ss := range []string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=thread", "lb=cta", "fuse=on lb=warp", "batch=1 lb=thread fuse=on"} {
 				name := fmt.Sprintf("bc %s sources=%s [%s]", c.Name, p.Get("sources"), ss)
 				got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p, Schedule: sched(t, ss)})
 				if err != nil {
@@ -253,7 +254,7 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 		a engine.Algorithm
 		s string
 	}{
-		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"}, {engine.BC, "fuse=off lb=twc"},
+		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"}, {engine.BC, "fuse=off lb=twc"}, {engine.BC, "lb=twc"},
 		{engine.BC, "fuse=on driven=topology"}, {engine.BC, "batch=33"},
 		{engine.MIS, "driven=hybrid"}, {engine.MIS, "dedup=cull"}, {engine.MIS, "lb=warp"},
 		{engine.MST, "driven=hybrid"}, {engine.MST, "frontier=boolmap"},
