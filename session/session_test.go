@@ -161,6 +161,7 @@ func TestErrorsChangeNothing(t *testing.T) {
 		{"run bfs stray", `"stray": want key=value`},
 		{"set as x", "want KNOB=VALUE"},
 		{"set direction=pull bogus=1", `unknown knob or parameter "bogus"`},
+		{"set warmup=0", `warmup= is an option of each run, compare, sweep and tune (run bfs warmup=3), not a session setting`},
 		{"set engine=gpu", gpuErr()},
 		{"use nothere", `no graph "nothere"`},
 		{"info a b", "at most one"},

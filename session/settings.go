@@ -124,6 +124,9 @@ func isKnob(k string) bool  { _, ok := engine.LookupKnob(k); return ok }
 
 // unknownKey is the error for a k=v whose k is neither a knob, a parameter nor a setting.
 func unknownKey(k string) error {
+	if k == "repeat" || k == "warmup" {
+		return fmt.Errorf("%s= is an option of each run, compare, sweep and tune (run bfs %s=3), not a session setting", k, k)
+	}
 	all := append(append(append([]string{}, engine.KnobNames()...), engine.ParamNames()...), settingNames...)
 	all = append(all, "repeat", "warmup")
 	return fmt.Errorf("unknown knob or parameter %q%s (knobs lists them)", k, engine.DidYouMean(k, all))
