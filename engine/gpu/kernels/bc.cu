@@ -263,9 +263,13 @@ static_assert(sizeof(BcFused) == 168, "BcFused must match bcFused in bc_fused.go
 enum { BcRow = 8, REdges = CEdges, RPushes = CPushes, RScout = CScout, RTime = 5, RCount = 6, RDir = 7 };
 static_assert(CEdges < 5 && CPushes < 5 && CScout < 5 && CCulled < 5, "finish() writes the first words of a row");
 // The state row: forward levels, vertices reached, levels overflow, start and end times; the
-// traversal state block 0 hands the grid after its single-block levels.
+// traversal state block 0 hands the grid after its single-block levels, forward (BcK..BcDir)
+// and backward (BcBackK, BcBackBase) in words of their own: the other blocks may still be
+// reading the forward hand-over when block 0, past the last forward level without a grid
+// barrier, runs the first backward levels alone and hands them over.
 enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5,
-       BcK = 8, BcBase = 9, BcScout = 10, BcToCheck = 11, BcAwake = 12, BcDir = 13, BcCtlWords = 16 };
+       BcK = 8, BcBase = 9, BcScout = 10, BcToCheck = 11, BcAwake = 12, BcDir = 13,
+       BcBackK = 14, BcBackBase = 15, BcCtlWords = 16 };
 
 // BcPushF: a forward push level d; the level's vertices claim unvisited out-neighbours for
 // level d+1 (CAS on depth) and add their sigma into every out-neighbour at d+1.
@@ -557,10 +561,10 @@ __device__ void bc_fused_loop(const BcFused& b) {
         if (b.small > 0 && cnt <= b.small && sc <= 8 * b.small) {
             if (blockIdx.x == 0) {
                 bc_block_backward(b, k, base);
-                if (threadIdx.x == 0) b.ctl[BcK] = k, b.ctl[BcBase] = base;
+                if (threadIdx.x == 0) b.ctl[BcBackK] = k, b.ctl[BcBackBase] = base;
             }
             grid.sync();
-            k = ((volatile u64*)b.ctl)[BcK], base = ((volatile u64*)b.ctl)[BcBase];
+            k = ((volatile u64*)b.ctl)[BcBackK], base = ((volatile u64*)b.ctl)[BcBackBase];
             continue;
         }
         base -= cnt;
