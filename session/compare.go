@@ -512,15 +512,23 @@ func (c *comparison) method(base int) string {
 		runs, c.name, base+1, 100*v.Level, plural(int64(max(v.Tests, 1)), "row", "rows"))
 }
 
-// timeCell is a row's median time, with the kernels' time beside it where the engine measured
-// it and it differs from the end-to-end time (the GPU: CUDA events, without the launches'
-// gaps and the host's loop).
+// timeCell is a row's median time, with the device's and the kernels' times beside it where
+// the engine measured them and they differ from the end-to-end time (the GPU, by CUDA events:
+// the device from the run's start to its end, as a CUDA program's event timer, without the
+// host's wait for the end; the kernels summed, without the launches' gaps and the host's loop).
 func (m *measured) timeCell() string {
 	med := m.median()
-	if k := m.kernelMedian(); k > 0 && fmtMS(k) != fmtMS(med) {
-		return fmt.Sprintf("%s (kernels %s)", fmtMS(med), fmtMS(k))
+	var beside []string
+	if d := m.deviceMedian(); d > 0 && fmtMS(d) != fmtMS(med) {
+		beside = append(beside, "device "+fmtMS(d))
 	}
-	return fmtMS(med)
+	if k := m.kernelMedian(); k > 0 && fmtMS(k) != fmtMS(med) {
+		beside = append(beside, "kernels "+fmtMS(k))
+	}
+	if len(beside) == 0 {
+		return fmtMS(med)
+	}
+	return fmt.Sprintf("%s (%s)", fmtMS(med), strings.Join(beside, ", "))
 }
 
 // spreadCell is min-max of the runs ("-" for one run).

@@ -30,6 +30,8 @@ type resultJSON struct {
 	TimesMS       []float64      `json:"times_ms"`
 	KernelMS      float64        `json:"kernel_ms,omitempty"`
 	KernelTimesMS []float64      `json:"kernel_times_ms,omitempty"`
+	DeviceMS      float64        `json:"device_ms,omitempty"`
+	DeviceTimesMS []float64      `json:"device_times_ms,omitempty"`
 	Sources       []int64        `json:"sources,omitempty"` // the source of each counted run
 	EdgesScanned  int64          `json:"edges_scanned"`
 	TEPSEdges     int64          `json:"teps_edges"`
@@ -122,6 +124,7 @@ func resultJSONOf(r *engine.Result, m measured) resultJSON {
 		Warmup:    m.warmup,
 		Sources:   m.srcs,
 		KernelMS:  ms(sm.KernelTime),
+		DeviceMS:  ms(sm.DeviceTime),
 		TEPSEdges: sm.TEPSEdges,
 		TEPS:      sm.GTEPS * 1e9,
 		Graph: graphJSON{Name: r.Graph.Name, Fingerprint: r.Graph.Fingerprint, Vertices: r.Graph.Vertices,
@@ -140,6 +143,9 @@ func resultJSONOf(r *engine.Result, m measured) resultJSON {
 	}
 	for _, t := range m.kernels {
 		j.KernelTimesMS = append(j.KernelTimesMS, ms(t))
+	}
+	for _, t := range m.devices {
+		j.DeviceTimesMS = append(j.DeviceTimesMS, ms(t))
 	}
 	return j
 }
@@ -253,7 +259,7 @@ func resultFromJSON(j resultJSON) (*engine.Result, measured, error) {
 	if sm.EdgesTraversed == 0 {
 		sm.EdgesTraversed = j.EdgesTraversed
 	}
-	sm.Time, sm.KernelTime = time.Duration(j.TimeMS*1e6), time.Duration(j.KernelMS*1e6)
+	sm.Time, sm.KernelTime, sm.DeviceTime = time.Duration(j.TimeMS*1e6), time.Duration(j.KernelMS*1e6), time.Duration(j.DeviceMS*1e6)
 	num := func(k string) float64 {
 		f, _ := j.Summary[k].(float64)
 		return f
@@ -302,6 +308,9 @@ func resultFromJSON(j resultJSON) (*engine.Result, measured, error) {
 	}
 	for _, t := range j.KernelTimesMS {
 		m.kernels = append(m.kernels, time.Duration(t*1e6))
+	}
+	for _, t := range j.DeviceTimesMS {
+		m.devices = append(m.devices, time.Duration(t*1e6))
 	}
 	m.srcs, m.warmup = j.Sources, j.Warmup
 	return r, m, nil

@@ -23,6 +23,7 @@ const (
 type measured struct {
 	times   []time.Duration // end to end (Summary.Time)
 	kernels []time.Duration // the kernels' time by CUDA events (nil when the engine measures none)
+	devices []time.Duration // the device's time from the run's start to its end (nil when not measured)
 	srcs    []int64         // the source of each run, as the graph's file numbers it (bfs, sssp, bc; nil otherwise)
 	edges   []int64         // the edges TEPS counts for each run (engine.TEPSEdges)
 	warmup  int             // uncounted runs before them
@@ -60,6 +61,15 @@ func (m *measured) kernelMedian() time.Duration {
 		return 0
 	}
 	med, _, _ := stats(m.kernels)
+	return med
+}
+
+// deviceMedian is the median of the device's times (0: not measured).
+func (m *measured) deviceMedian() time.Duration {
+	if len(m.devices) == 0 {
+		return 0
+	}
+	med, _, _ := stats(m.devices)
 	return med
 }
 
@@ -154,6 +164,9 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		if r.Summary.KernelTime > 0 {
 			m.kernels = append(m.kernels, r.Summary.KernelTime)
 		}
+		if r.Summary.DeviceTime > 0 {
+			m.devices = append(m.devices, r.Summary.DeviceTime)
+		}
 		if takesSrc(r.Algorithm) {
 			m.srcs = append(m.srcs, int64(r.Graph.VertexID(int(r.Params.Src)))) // the file's id
 		}
@@ -188,7 +201,7 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		}
 		m := &t.row.measured
 		sm := &t.row.r.Summary
-		sm.Time, sm.KernelTime = m.median(), m.kernelMedian()
+		sm.Time, sm.KernelTime, sm.DeviceTime = m.median(), m.kernelMedian(), m.deviceMedian()
 		sm.TEPSEdges = m.edges[len(m.edges)-1]
 		sm.GTEPS = m.teps()
 		t.row.status = "ok"

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gworkbench/gworkbench/engine"
 )
 
 func TestUCDF(t *testing.T) {
@@ -300,5 +302,45 @@ func TestDefaultRuns(t *testing.T) {
 		if v := compareTimes(base, row, c.tests); v.Word != verdictFaster {
 			t.Errorf("%d tests, %d runs, one outlier: %s, want faster", c.tests, c.want, v)
 		}
+	}
+}
+
+// TestTimeCell: a row's time shows the device's and the kernels' medians beside the end-to-end
+// median when the engine measured them and they differ, and only the end-to-end time when not;
+// a result's JSON keeps both series and reads them back.
+func TestTimeCell(t *testing.T) {
+	ms := func(v ...float64) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x*1e6))
+		}
+		return d
+	}
+	for _, c := range []struct {
+		m    measured
+		want string
+	}{
+		{measured{times: ms(1, 2, 3)}, "2.00 ms"},
+		{measured{times: ms(0.132, 0.140, 0.128), devices: ms(0.108, 0.111, 0.105), kernels: ms(0.101, 0.104, 0.099)}, "0.132 ms (device 0.108 ms, kernels 0.101 ms)"},
+		{measured{times: ms(0.5), kernels: ms(0.4)}, "0.500 ms (kernels 0.400 ms)"},
+		{measured{times: ms(0.5), devices: ms(0.5004)}, "0.500 ms"},
+	} {
+		if got := c.m.timeCell(); got != c.want {
+			t.Errorf("timeCell(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+	r := &engine.Result{Algorithm: engine.MIS, Engine: "gpu"}
+	r.Summary.Time, r.Summary.DeviceTime, r.Summary.KernelTime = 132*time.Microsecond, 108*time.Microsecond, 101*time.Microsecond
+	m := measured{times: ms(0.132, 0.140), devices: ms(0.108, 0.111), kernels: ms(0.101, 0.104)}
+	j := resultJSONOf(r, m)
+	if j.DeviceMS != 0.108 || len(j.DeviceTimesMS) != 2 || j.DeviceTimesMS[1] != 0.111 {
+		t.Errorf("JSON device times: %v %v, want 0.108 and [0.108 0.111]", j.DeviceMS, j.DeviceTimesMS)
+	}
+	back, bm, err := resultFromJSON(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Summary.DeviceTime != 108*time.Microsecond || len(bm.devices) != 2 || bm.devices[1] != 111*time.Microsecond {
+		t.Errorf("read back: device %v, runs %v; want 108us and [108us 111us]", back.Summary.DeviceTime, bm.devices)
 	}
 }

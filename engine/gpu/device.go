@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -79,6 +80,7 @@ type device struct {
 	modules map[string]cu.Module
 	funcs   map[string]cu.Function
 	events  []cu.Event
+	span    [2]cu.Event // a run's start and end marks (device.wake, Engine.Run)
 }
 
 // attrMaxSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, which
@@ -263,6 +265,50 @@ func (d *device) event(i int) (cu.Event, error) {
 		d.events = append(d.events, ev)
 	}
 	return d.events[i], nil
+}
+
+// wakeSpin is how long device.wake keeps the GPU busy before a run's clock starts.
+const wakeSpin = 50 * time.Microsecond
+
+// wake brings the GPU out of its idle state before a run's clock starts: a kernel that spins
+// for wakeSpin, then a synchronize. After a few milliseconds idle (the host's verification, a
+// user typing) the first kernel of a run took 20-25 us more than back to back, on an H100 for
+// 1.5 M vertices of trivial work: a power state of the device, not the algorithm's cost, and
+// not what a CUDA program timing its kernels right after uploading its graph sees
+// (docs/gpu-notes.md, "The first kernel after idle"). It also records the run's start mark.
+func (d *device) wake() error {
+	fn, err := d.fn("util_spin")
+	if err != nil {
+		return err
+	}
+	a := kargs{n: int64(wakeSpin / time.Nanosecond)}
+	if err := launch(fn, 1, 32, unsafe.Pointer(&a), false); err != nil {
+		return fmt.Errorf("%w (kernel util_spin)", err)
+	}
+	if err := check("cuCtxSynchronize", cu.Synchronize()); err != nil {
+		return err
+	}
+	for i := range d.span {
+		if d.span[i] == (cu.Event{}) {
+			if d.span[i], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+				return check("cuEventCreate", err)
+			}
+		}
+	}
+	return check("cuEventRecord", d.span[0].Record(cu.Stream{}))
+}
+
+// spanEnd records the run's end mark, after its last launch.
+func (d *device) spanEnd() error { return check("cuEventRecord", d.span[1].Record(cu.Stream{})) }
+
+// spanTime is the device's time between the run's marks (after a synchronize): what a CUDA
+// program's event timer around its kernels measures.
+func (d *device) spanTime() (time.Duration, error) {
+	ms, err := d.span[0].Elapsed(d.span[1])
+	if err != nil {
+		return 0, check("cuEventElapsedTime", err)
+	}
+	return time.Duration(float64(ms) * 1e6), nil
 }
 
 // readI64 reads the int64 at byte offset off of b.

@@ -111,18 +111,29 @@ func (e *Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, e
 				return err
 			}
 		}
+		if err := r.dev.wake(); err != nil {
+			return err
+		}
 		start := time.Now()
 		if err := d.run(r); err != nil {
+			return err
+		}
+		if err := r.dev.spanEnd(); err != nil {
 			return err
 		}
 		if err := r.sync(); err != nil {
 			return err
 		}
 		r.elapsed = time.Since(start)
+		span, err := r.dev.spanTime()
+		if err != nil {
+			return err
+		}
 		if r.collect != nil {
 			runErr = r.collect()
 		}
 		res.Finish(r.elapsed)
+		res.Summary.DeviceTime = span
 		return nil
 	})
 	if err == nil {

@@ -27,8 +27,8 @@ func refRun(t *testing.T, g *graph.CSR, alg engine.Algorithm) *engine.Result {
 }
 
 // TestKernelTime: a GPU run reports its kernels' time (CUDA events, summed over the trace's
-// kernels) beside its end-to-end time, and the kernels' time lies within it; the session shows
-// and exports both. TEPS counts the reached component's edges, whatever the schedule scanned.
+// kernels) and the device's time from its start to its end beside its end-to-end time, each
+// within the next; the session shows and exports them. TEPS counts the reached component's edges, whatever the schedule scanned.
 func TestKernelTime(t *testing.T) {
 	e := openGPU(t)
 	g, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "14", "degree": "16"}, nil)
@@ -64,6 +64,10 @@ func TestKernelTime(t *testing.T) {
 		sm := res.Summary
 		if sm.KernelTime <= 0 || sm.KernelTime > sm.Time+sm.Time/100+20*time.Microsecond {
 			t.Errorf("%s %v: kernels %v, end to end %v; want 0 < kernels <= end to end", c.alg, c.sched, sm.KernelTime, sm.Time)
+		}
+		// the device's span holds every kernel and lies within the host's clock
+		if sm.DeviceTime <= 0 || sm.DeviceTime+20*time.Microsecond < sm.KernelTime || sm.DeviceTime > sm.Time+sm.Time/100+20*time.Microsecond {
+			t.Errorf("%s %v: device %v, kernels %v, end to end %v; want kernels <= device <= end to end", c.alg, c.sched, sm.DeviceTime, sm.KernelTime, sm.Time)
 		}
 		res.SetTEPS(g)
 		if c.alg == engine.BFS || c.alg == engine.SSSP {

@@ -169,3 +169,11 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_far_split(const Args a)
         }
     }
 }
+
+// util_spin keeps its threads busy for a.n nanoseconds of the device clock (globaltimer): the
+// wake-up before a run's clock starts (device.wake in device.go).
+extern "C" __global__ void __launch_bounds__(BLOCK) util_spin(const Args a) {
+    const u64 t0 = globaltimer();
+    while (globaltimer() - t0 < (u64)a.n) {
+    }
+}
