@@ -80,11 +80,13 @@ type bcState struct {
 // thread, warp or cta), a hub's row over the grid (docs/gpu-notes.md: about 9x faster from
 // kron20's hub than a launch a level). fuse=auto stays a launch a level: with twc's classes
 // (the fused default then) the launch did not finish from some of kron20's sources after a
-// direction switch, a fault not yet found, so fused BC is opt-in and lb=twc is refused. batch=auto runs one source
-// at a time: batches (bc_batch.go, batch=2..32) are verified but were not measured faster (4
-// sources took 4.2 ms a source on kron20, and 64 sources in two batches of 32 did not finish in
-// 20 s in the same call, for a reason not found). Unfused: data-driven over queues, a warp per
-// vertex where degrees are skewed (a thread's hubs serialize) or a thread where they are even.
+// direction switch, a fault not yet found, so fused BC is opt-in and lb=twc is refused.
+// batch=auto (bcAutoBatch) runs many sources in batches of up to 32, a bit each (bc_batch.go),
+// on graphs of estimated diameter under 100 (about 13x less time a source on kron20,
+// docs/gpu-notes.md), one at a time otherwise: a road network's
+// thousands of levels would each sweep every vertex. Unfused: data-driven over queues, a warp
+// per vertex where degrees are skewed (a thread's hubs serialize) or a thread where they are
+// even.
 func resolveBC(r *run, s *engine.Schedule) error {
 	switch {
 	case s.Driven == engine.Hybrid:
@@ -138,9 +140,29 @@ func resolveBC(r *run, s *engine.Schedule) error {
 		}
 	}
 	if s.Batch == 0 {
-		s.Batch = 1
+		s.Batch = bcAutoBatch(r, s)
 	}
 	return nil
+}
+
+// bcAutoBatch is batch=auto: for several sources of a graph of estimated diameter under 100
+// and no fuse=on (a source a cooperative launch), as many sources a pass as there are, up to
+// 32 and as many as a quarter of the device's memory holds path counts and coefficients for
+// (16 bytes a vertex and source); else 1.
+func bcAutoBatch(r *run, s *engine.Schedule) int {
+	n := int64(max(r.g.NumVertices(), 1))
+	k := int64(r.req.Params.Sources)
+	if k < 0 || k > n {
+		k = n // sources=all
+	}
+	if k < 2 || s.Fuse == engine.FuseOn || r.g.Properties().Diameter >= 100 {
+		return 1
+	}
+	w := min(int64(bcBatchMax), k, r.dev.mem/4/(16*n))
+	if w < 2 {
+		return 1
+	}
+	return int(w)
 }
 
 // bc runs Brandes's two phases from every source.

@@ -12,6 +12,8 @@ import (
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/engine/gpu"
+	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/loader"
 )
 
 // The GPU engine's triangle counting, betweenness centrality, MIS and MST, checked against
@@ -178,6 +180,49 @@ func TestBC(t *testing.T) {
 	all := single
 	all.Sources = -1
 	runFourAlgs(t, engine.BC, []engine.Params{single, sampled, all})
+}
+
+// TestBCAutoBatch: batch=auto takes several sources a pass on a low-diameter graph (as many as
+// there are, up to 32) and one at a time on a road network, a single source or fuse=on; every
+// result agrees with engine/ref.
+func TestBCAutoBatch(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	kron, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "11", "degree": "8"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	road, err := loader.Generate(context.Background(), "road", map[string]string{"rows": "100", "cols": "100"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		g       *graph.CSR
+		sources int
+		sched   string
+		want    int
+	}{
+		{"kron", kron, 40, "", 32}, {"kron", kron, 5, "", 5}, {"kron", kron, 0, "", 1}, {"kron", kron, 40, "fuse=on", 1},
+		{"road", road, 40, "", 1},
+	} {
+		p := engine.DefaultParams()
+		p.Sources, p.Seed = c.sources, 7
+		got, err := e.Run(context.Background(), engine.Request{Graph: c.g, Algorithm: engine.BC, Params: p, Schedule: sched(t, c.sched)})
+		if err != nil {
+			t.Fatalf("%s sources=%d [%s]: %v", c.name, c.sources, c.sched, err)
+		}
+		if got.Schedule.Batch != c.want {
+			t.Errorf("%s sources=%d [%s]: batch=%d, want %d", c.name, c.sources, c.sched, got.Schedule.Batch, c.want)
+		}
+		want, err := ref.Run(context.Background(), engine.Request{Graph: c.g, Algorithm: engine.BC, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := engine.Verify(c.g, got, want); err != nil {
+			t.Errorf("%s sources=%d [%s]: %v", c.name, c.sources, c.sched, err)
+		}
+	}
 }
 
 // TestBCGridLevels runs the fused BC with every level over the grid (no level small enough for
