@@ -10,7 +10,6 @@ import (
 	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/engine/gpu"
 	"github.com/gworkbench/gworkbench/graph"
-	"github.com/gworkbench/gworkbench/loader"
 )
 
 // TestFuseBlockHandoff runs BFS and SSSP with fuse=block on a road network and a kron graph
@@ -20,14 +19,8 @@ import (
 func TestFuseBlockHandoff(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
-	road, err := loader.Generate(context.Background(), "road", map[string]string{"rows": "60", "cols": "60"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kron, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "12", "degree": "8"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	road := generate(t, "road", map[string]string{"rows": "60", "cols": "60"})
+	kron := generate(t, "kron", map[string]string{"scale": "12", "degree": "8"})
 	graphs := map[string]*graph.CSR{"road": enginetest.WithUniformWeights(road, 1, 255, 7), "kron": enginetest.WithUniformWeights(kron, 1, 255, 7)}
 	for _, lim := range []int64{8, 64} {
 		was := gpu.SetBlockMax(lim)

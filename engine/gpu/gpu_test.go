@@ -21,6 +21,16 @@ import (
 
 var algs = []engine.Algorithm{engine.BFS, engine.SSSP, engine.CC, engine.PR}
 
+// generate returns loader.Generate's graph of kind with parameters kv, failing the test on error.
+func generate(t testing.TB, kind string, kv map[string]string) *graph.CSR {
+	t.Helper()
+	g, err := loader.Generate(context.Background(), kind, kv, nil)
+	if err != nil {
+		t.Fatalf("generate %s %v: %v", kind, kv, err)
+	}
+	return g
+}
+
 // openGPU returns the engine, or skips the test when this machine has no usable GPU.
 func openGPU(t testing.TB) engine.Engine {
 	t.Helper()

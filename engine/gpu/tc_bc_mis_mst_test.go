@@ -13,7 +13,6 @@ import (
 	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/engine/gpu"
 	"github.com/gworkbench/gworkbench/graph"
-	"github.com/gworkbench/gworkbench/loader"
 )
 
 // The GPU engine's triangle counting, betweenness centrality, MIS and MST, checked against
@@ -188,14 +187,8 @@ func TestBC(t *testing.T) {
 func TestBCAutoBatch(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
-	kron, err := loader.Generate(context.Background(), "kron", map[string]string{"scale": "11", "degree": "8"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	road, err := loader.Generate(context.Background(), "road", map[string]string{"rows": "100", "cols": "100"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kron := generate(t, "kron", map[string]string{"scale": "11", "degree": "8"})
+	road := generate(t, "road", map[string]string{"rows": "100", "cols": "100"})
 	for _, c := range []struct {
 		name    string
 		g       *graph.CSR
