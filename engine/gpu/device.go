@@ -151,6 +151,11 @@ func (d *device) start() error {
 	if err := cu.SetCurrentContext(d.ctx); err != nil {
 		return check("cuCtxSetCurrent", err)
 	}
+	for i := range d.span {
+		if d.span[i], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+			return check("cuEventCreate", err)
+		}
+	}
 	for name, src := range ptxSources() {
 		m, err := cu.LoadData(src)
 		if err != nil {
@@ -272,10 +277,10 @@ const wakeSpin = 50 * time.Microsecond
 
 // wake brings the GPU out of its idle state before a run's clock starts: a kernel that spins
 // for wakeSpin, then a synchronize. After a few milliseconds idle (the host's verification, a
-// user typing) the first kernel of a run took 20-25 us more than back to back, on an H100 for
-// 1.5 M vertices of trivial work: a power state of the device, not the algorithm's cost, and
-// not what a CUDA program timing its kernels right after uploading its graph sees
-// (docs/gpu-notes.md, "The first kernel after idle"). It also records the run's start mark.
+// user typing) the first kernel of a run is slower than back to back: a power state of the
+// device, not the algorithm's cost, and not what a CUDA program timing its kernels right after
+// uploading its graph sees (docs/gpu-notes.md, "The first kernel after idle"). It also records
+// the run's start mark.
 func (d *device) wake() error {
 	fn, err := d.fn("util_spin")
 	if err != nil {
@@ -287,13 +292,6 @@ func (d *device) wake() error {
 	}
 	if err := check("cuCtxSynchronize", cu.Synchronize()); err != nil {
 		return err
-	}
-	for i := range d.span {
-		if d.span[i] == (cu.Event{}) {
-			if d.span[i], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
-				return check("cuEventCreate", err)
-			}
-		}
 	}
 	return check("cuEventRecord", d.span[0].Record(cu.Stream{}))
 }
