@@ -75,18 +75,16 @@ type bcState struct {
 	depth, sigma       buffer
 }
 
-// resolveBC fills BC's auto knobs. fuse=on runs a source's two phases in one cooperative
-// launch (bc_fused.go) where the schedule has a fused form (data-driven over queues, lb
-// thread, warp or cta), a hub's row over the grid (docs/gpu-notes.md: about 9x faster from
-// kron20's hub than a launch a level). fuse=auto stays a launch a level: with twc's classes
-// (the fused default then) the launch did not finish from some of kron20's sources after a
-// direction switch, a fault not yet found, so fused BC is opt-in and lb=twc is refused.
-// batch=auto (bcAutoBatch) runs many sources in batches of up to 32, a bit each (bc_batch.go),
-// on graphs of estimated diameter under 100 (about 13x less time a source on kron20,
-// docs/gpu-notes.md), one at a time otherwise: a road network's
-// thousands of levels would each sweep every vertex. Unfused: data-driven over queues, a warp
-// per vertex where degrees are skewed (a thread's hubs serialize) or a thread where they are
-// even.
+// resolveBC fills BC's auto knobs. batch=auto (bcAutoBatch) runs many sources in batches of
+// up to 32, a bit each (bc_batch.go), on graphs of estimated diameter under 100; a road
+// network's thousands of levels would each sweep every vertex, so there a source runs alone.
+// A source that runs alone takes fuse=auto's cooperative launch for both phases
+// (bc_fused.go) where the schedule has a fused form (data-driven over queues), with twc's
+// degree classes on dense graphs and a warp per row on sparse ones, a hub's row over the grid,
+// and one block for small levels: the levels cost a grid barrier instead of a launch and a
+// read-back each. Unfused (fuse=off, a launch a
+// level): data-driven over queues, a warp per vertex where degrees are skewed (a thread's
+// hubs serialize) or a thread where they are even.
 func resolveBC(r *run, s *engine.Schedule) error {
 	switch {
 	case s.Driven == engine.Hybrid:
@@ -99,20 +97,19 @@ func resolveBC(r *run, s *engine.Schedule) error {
 		return unsupported("bc: lb=%s: bc gives a vertex a thread or a warp (lb=thread|warp), fused also a block or twc's classes (lb=cta|twc)", s.LB)
 	case s.Batch > bcBatchMax:
 		return unsupported("bc: batch=%d: the GPU runs at most %d sources a pass (a lane of a warp each)", s.Batch, bcBatchMax)
-	case s.LB == engine.LBTWC:
-		return unsupported("bc: lb=twc: the fused launch with twc's classes did not finish from some sources of kron20 once the direction had switched (a fault not yet found), so bc offers lb=thread|warp, and lb=cta fused")
 	}
 	fusable := s.Driven != engine.Topology
-	switch s.Fuse {
-	case engine.FuseOn:
-		if !fusable {
-			return unsupported("bc: fuse=on runs data-driven levels over queues (not driven=topology)")
-		}
-	case engine.FuseAuto:
-		// one launch a level: the fused launch is opt-in until the stall above is understood
-		// (lb=cta exists only fused)
+	if s.Fuse == engine.FuseOn && !fusable {
+		return unsupported("bc: fuse=on runs data-driven levels over queues (not driven=topology)")
+	}
+	if s.Batch == 0 {
+		s.Batch = bcAutoBatch(r, s)
+	}
+	if s.Fuse == engine.FuseAuto {
+		// a source alone runs fused; batches run a launch a level (the few sources a batch
+		// leaves, those that went too deep, too). lb=cta and lb=twc exist only fused.
 		s.Fuse = engine.FuseOff
-		if fusable && s.LB == engine.LBCTA {
+		if fusable && (s.Batch <= 1 || s.LB == engine.LBCTA || s.LB == engine.LBTWC) {
 			s.Fuse = engine.FuseOn
 		}
 	}
@@ -131,7 +128,11 @@ func resolveBC(r *run, s *engine.Schedule) error {
 	p := r.g.Properties()
 	if s.LB == engine.LBAuto {
 		switch {
+		case s.Fuse == engine.FuseOn && p.AvgDegree >= 5:
+			s.LB = engine.LBTWC
 		case s.Fuse == engine.FuseOn:
+			// sparse rows (a road network): a warp per row, its lanes over the edges; twc's
+			// thread class would walk each row's few edges serially, 256 rows a block
 			s.LB = engine.LBWarp
 		case float64(p.MaxDegree) <= 4*max(p.AvgDegree, 1):
 			s.LB = engine.LBThread
@@ -139,23 +140,20 @@ func resolveBC(r *run, s *engine.Schedule) error {
 			s.LB = engine.LBWarp
 		}
 	}
-	if s.Batch == 0 {
-		s.Batch = bcAutoBatch(r, s)
-	}
 	return nil
 }
 
 // bcAutoBatch is batch=auto: for several sources of a graph of estimated diameter under 100
-// and no fuse=on (a source a cooperative launch), as many sources a pass as there are, up to
-// 32 and as many as a quarter of the device's memory holds path counts and coefficients for
-// (16 bytes a vertex and source); else 1.
+// and no fuse=on or lb=cta|twc (a source a cooperative launch), as many sources a pass as
+// there are, up to 32 and as many as a quarter of the device's memory holds path counts and
+// coefficients for (16 bytes a vertex and source); else 1.
 func bcAutoBatch(r *run, s *engine.Schedule) int {
 	n := int64(max(r.g.NumVertices(), 1))
 	k := int64(r.req.Params.Sources)
 	if k < 0 || k > n {
 		k = n // sources=all
 	}
-	if k < 2 || s.Fuse == engine.FuseOn || r.g.Properties().Diameter >= 100 {
+	if k < 2 || s.Fuse == engine.FuseOn || s.LB == engine.LBCTA || s.LB == engine.LBTWC || r.g.Properties().Diameter >= 100 {
 		return 1
 	}
 	w := min(int64(bcBatchMax), k, r.dev.mem/4/(16*n))

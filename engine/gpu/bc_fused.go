@@ -16,9 +16,8 @@ import (
 // bc_fused_<lb> (kernels/bc.cu bc_fused_loop), a grid barrier between levels. The levels are
 // expanded by common.cuh's load-balancing strategies as the fused BFS expands its own: a level
 // of at most 64 vertices holding 16K or more edges (a hub's neighbourhood) over the whole
-// grid, the schedule's lb elsewhere (lb=twc's classes, bc_fused_twc, are kept in the kernels
-// but refused by resolveBC: that launch stalled from some of kron20's sources after a direction
-// switch, docs/gpu-notes.md). Direction-optimizing forward takes Beamer's
+// grid, the schedule's lb elsewhere (auto: twc's classes, bc_fused_twc). Direction-optimizing
+// forward takes Beamer's
 // decision on the device from the last level's counters. Levels of at most bcSmall vertices
 // (a road network's thousands of levels of a few hundred) run in block 0 alone with block
 // barriers, the other blocks waiting at the next grid barrier. The host reads back the state

@@ -130,7 +130,8 @@ func checkCPU(g *graph.CSR, name string, res *engine.Result) error {
 
 // BenchmarkBCSmall times the fused BC from the highest-degree vertex of the graph file
 // GW_BC_GRAPH (gworkbench's loader and options, e.g. a road network's .gr.gz) with levels of at
-// most 0 (every level over the grid), 64, 256 and 1024 vertices run by one block alone.
+// most 0 (every level over the grid), 64, 256 and 1024 vertices run by one block alone, under
+// the schedule GW_BC_SCHEDULE (e.g. "lb=warp"; empty: auto).
 //
 //	GW_BC_GRAPH=NE.gr.gz ./gpu.test -test.run '^$' -test.bench BCSmall -test.benchtime 5x
 func BenchmarkBCSmall(b *testing.B) {
@@ -146,7 +147,7 @@ func BenchmarkBCSmall(b *testing.B) {
 	for _, small := range []int64{0, 64, 256, 1024} {
 		b.Run(fmt.Sprint("small=", small), func(b *testing.B) {
 			defer gpu.SetBCSmall(small)()
-			req := engine.Request{Graph: g, Algorithm: engine.BC, Params: engine.DefaultParams()}
+			req := engine.Request{Graph: g, Algorithm: engine.BC, Params: engine.DefaultParams(), Schedule: sched(b, os.Getenv("GW_BC_SCHEDULE"))}
 			if _, err := e.Run(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}

@@ -103,8 +103,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 	engine.BC: {
 		{},
 		{axis("direction", "push", "pull", "auto"), axis("driven", "data", "topology"), axis("lb", "thread", "warp"), axis("fuse", "off")},
-		{axis("direction", "push", "pull", "auto"), axis("lb", "thread", "warp", "cta"), axis("fuse", "on")},
-		{axis("alpha", "1", "50"), axis("beta", "2", "50"), axis("lb", "thread", "warp")},
+		{axis("direction", "push", "pull", "auto"), axis("lb", "thread", "warp", "cta", "twc"), axis("fuse", "on")},
+		{axis("alpha", "1", "50"), axis("beta", "2", "50"), axis("lb", "thread", "warp", "twc")},
 		{axis("batch", "1", "2", "32")},
 	},
 	engine.MIS: {

@@ -28,6 +28,7 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 		"lb=thread driven=topology", "fuse=off alpha=1 beta=2", "fuse=off alpha=1 beta=2 lb=thread",
 		"lb=thread", "lb=warp", "lb=cta", "alpha=1 beta=2", "lb=warp direction=pull", "lb=cta direction=push",
 		"fuse=on", "fuse=on lb=thread", "fuse=on lb=warp direction=pull", "fuse=on alpha=1 beta=2",
+		"lb=twc", "lb=twc direction=push", "lb=twc direction=pull", "lb=twc alpha=1 beta=2",
 		"batch=1", "batch=3", "batch=32 fuse=off"},
 	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
@@ -182,8 +183,9 @@ func TestBC(t *testing.T) {
 }
 
 // TestBCAutoBatch: batch=auto takes several sources a pass on a low-diameter graph (as many as
-// there are, up to 32) and one at a time on a road network, a single source or fuse=on; every
-// result agrees with engine/ref.
+// there are, up to 32) and one at a time on a road network, a single source or fuse=on; a
+// source that runs alone runs fused (fuse=auto) with twc's classes on the kron graph and a
+// warp a row on the road network (lb=auto); every result agrees with engine/ref.
 func TestBCAutoBatch(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
@@ -195,9 +197,11 @@ func TestBCAutoBatch(t *testing.T) {
 		sources int
 		sched   string
 		want    int
+		fused   bool
 	}{
-		{"kron", kron, 40, "", 32}, {"kron", kron, 5, "", 5}, {"kron", kron, 0, "", 1}, {"kron", kron, 40, "fuse=on", 1},
-		{"road", road, 40, "", 1},
+		{"kron", kron, 40, "", 32, false}, {"kron", kron, 5, "", 5, false}, {"kron", kron, 0, "", 1, true},
+		{"kron", kron, 40, "fuse=on", 1, true}, {"kron", kron, 40, "lb=twc", 1, true}, {"kron", kron, 40, "lb=warp", 32, false},
+		{"road", road, 40, "", 1, true}, {"road", road, 40, "fuse=off", 1, false},
 	} {
 		p := engine.DefaultParams()
 		p.Sources, p.Seed = c.sources, 7
@@ -207,6 +211,13 @@ func TestBCAutoBatch(t *testing.T) {
 		}
 		if got.Schedule.Batch != c.want {
 			t.Errorf("%s sources=%d [%s]: batch=%d, want %d", c.name, c.sources, c.sched, got.Schedule.Batch, c.want)
+		}
+		wantLB := engine.LBTWC // fused: twc on dense graphs, a warp a row on sparse ones
+		if c.g == road {
+			wantLB = engine.LBWarp
+		}
+		if fused := got.Schedule.Fuse == engine.FuseOn; fused != c.fused || (fused && c.sched == "" && got.Schedule.LB != wantLB) {
+			t.Errorf("%s sources=%d [%s]: resolved fuse=%s lb=%s, want fused %v (lb=%s by default)", c.name, c.sources, c.sched, got.Schedule.Fuse, got.Schedule.LB, c.fused, wantLB)
 		}
 		want, err := ref.Run(context.Background(), engine.Request{Graph: c.g, Algorithm: engine.BC, Params: p})
 		if err != nil {
@@ -237,7 +248,7 @@ func TestBCGridLevels(t *testing.T) {
 			if err != nil {
 				continue // the empty graph
 			}
-			for _, ss := range []string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=thread", "lb=cta", "fuse=on lb=warp", "batch=1 lb=thread fuse=on"} {
+			for _, ss := range []string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=thread", "lb=cta", "fuse=on lb=warp", "lb=twc", "lb=twc alpha=1 beta=2", "batch=1 lb=thread fuse=on"} {
 				name := fmt.Sprintf("bc %s sources=%s [%s]", c.Name, p.Get("sources"), ss)
 				got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p, Schedule: sched(t, ss)})
 				if err != nil {
@@ -292,7 +303,7 @@ func TestTCBCMISMSTUnsupported(t *testing.T) {
 		a engine.Algorithm
 		s string
 	}{
-		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"}, {engine.BC, "fuse=off lb=twc"}, {engine.BC, "lb=twc"},
+		{engine.BC, "driven=hybrid"}, {engine.BC, "frontier=bitmap"}, {engine.BC, "lb=edge"}, {engine.BC, "fuse=off lb=twc"}, {engine.BC, "lb=cta fuse=off"},
 		{engine.BC, "fuse=on driven=topology"}, {engine.BC, "batch=33"},
 		{engine.MIS, "driven=hybrid"}, {engine.MIS, "dedup=cull"}, {engine.MIS, "lb=warp"},
 		{engine.MST, "driven=hybrid"}, {engine.MST, "frontier=boolmap"},
