@@ -46,26 +46,30 @@ func SampleSources(g *graph.CSR, seed int64, k int) ([]uint32, error) {
 }
 
 func sampleSources(g *graph.CSR, seed int64, k int) []uint32 {
-	n := g.NumVertices()
-	cand := make([]uint32, 0, n)
-	for v := 0; v < n; v++ {
-		if g.Offsets[v+1] > g.Offsets[v] {
-			cand = append(cand, uint32(v))
-		}
+	count, at := g.ArcVertices()
+	if count == 0 {
+		count, at = g.NumVertices(), func(i int) uint32 { return uint32(i) }
 	}
-	if len(cand) == 0 {
-		for v := 0; v < n; v++ {
-			cand = append(cand, uint32(v))
+	k = min(k, count)
+	// A partial Fisher-Yates shuffle of the candidates whose swapped entries live in a map, so
+	// that k draws cost O(k), not a copy of every candidate.
+	moved := make(map[int]uint32, 2*k)
+	get := func(i int) uint32 {
+		if v, ok := moved[i]; ok {
+			return v
 		}
+		return at(i)
 	}
-	k = min(k, len(cand))
+	out := make([]uint32, k)
 	state := uint64(seed)
-	for i := 0; i < k; i++ { // partial Fisher-Yates
+	for i := 0; i < k; i++ {
 		state += graph.Golden
-		j := i + int(graph.Mix64(state)%uint64(len(cand)-i))
-		cand[i], cand[j] = cand[j], cand[i]
+		j := i + int(graph.Mix64(state)%uint64(count-i))
+		vi, vj := get(i), get(j)
+		moved[j] = vi
+		out[i] = vj
 	}
-	return cand[:k:k]
+	return out
 }
 
 // BCSourcesNote describes the sources for a trace note: "source 5", or "12 sources (seed 1):

@@ -35,6 +35,10 @@ type CSR struct {
 	maxDegOnce   sync.Once
 	maxDegVertex uint32
 
+	arcVertsOnce sync.Once
+	arcVerts     []uint32 // the vertices with an out-arc, ascending; nil when every vertex has one
+	numArcVerts  int
+
 	histOnce sync.Once
 	hist     []int64
 

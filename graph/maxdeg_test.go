@@ -64,3 +64,31 @@ func TestByteViews(t *testing.T) {
 		t.Errorf("Int32Bytes: % x", b)
 	}
 }
+
+// TestArcVertices: the vertices with an out-arc, in id order, with and without isolated ones.
+func TestArcVertices(t *testing.T) {
+	star := undirected(6, [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}}) // vertex 5 is isolated
+	late := build(4, [][3]int{{3, 0, 0}, {3, 1, 0}, {2, 1, 0}}, true)
+	for _, c := range []struct {
+		name string
+		g    *CSR
+		want []uint32
+	}{
+		{"path 5", path(5), []uint32{0, 1, 2, 3, 4}},
+		{"star", star, []uint32{0, 1, 2, 3, 4}},
+		{"directed", late, []uint32{2, 3}},
+		{"no arcs", &CSR{Offsets: []int64{0, 0, 0}}, []uint32{}},
+	} {
+		n, at := c.g.ArcVertices()
+		got := make([]uint32, n)
+		for i := range got {
+			got[i] = at(i)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if c.g.HasProperties() {
+			t.Errorf("%s: ArcVertices computed the properties", c.name)
+		}
+	}
+}

@@ -56,6 +56,37 @@ func (g *CSR) MaxDegreeVertex() uint32 {
 	return g.maxDegVertex
 }
 
+// ArcVertices returns how many vertices have at least one out-arc and the i-th of them in id
+// order (0 <= i < count), from one O(V) scan of Offsets computed on first call and cached (the
+// list is kept only when some vertex has no arc): random sources are drawn from them inside an
+// engine's timed region.
+func (g *CSR) ArcVertices() (count int, at func(i int) uint32) {
+	g.arcVertsOnce.Do(func() {
+		n := g.NumVertices()
+		k := 0
+		for v := 0; v < n; v++ {
+			if g.Offsets[v+1] > g.Offsets[v] {
+				k++
+			}
+		}
+		g.numArcVerts = k
+		if k == n {
+			return
+		}
+		g.arcVerts = make([]uint32, 0, k)
+		for v := 0; v < n; v++ {
+			if g.Offsets[v+1] > g.Offsets[v] {
+				g.arcVerts = append(g.arcVerts, uint32(v))
+			}
+		}
+	})
+	if g.arcVerts == nil {
+		return g.numArcVerts, func(i int) uint32 { return uint32(i) }
+	}
+	list := g.arcVerts
+	return g.numArcVerts, func(i int) uint32 { return list[i] }
+}
+
 // DegreeHistogram returns the out-degree histogram, equal to Properties().DegreeHistogram
 // (bucket k counts the vertices whose degree d has bits.Len(d) == k, trailing empty buckets
 // trimmed), from one O(V) scan of Offsets computed on first call and cached: cheap enough for
