@@ -78,9 +78,24 @@ func (b *bfsState) buBitmap(lo, hi int, nd, skip int32, c *counters) {
 		nw := min((hi-block+63)>>6, buBlockWords)
 		for j := range nw {
 			base := block + j<<6
-			var m uint64 // bit k: vertex base+k has something to look for (d < skip)
-			for k, d := range depth[base:min(base+64, hi)] {
-				m |= uint64(uint32(d-skip)>>31) << uint(k) // (no overflow: d >= -1-2^30)
+			dd := depth[base:min(base+64, hi)]
+			// First whether any of the 64 has something to look for (d < skip, so d-skip
+			// has its sign bit; no overflow: d >= -1-2^30): late steps of a long search
+			// (a road graph's last levels) find none in nearly every word, and this test
+			// costs an OR a vertex where the mask costs a shift and an OR.
+			var any0, any1 int32
+			for k := 0; k+1 < len(dd); k += 2 {
+				any0 |= dd[k] - skip
+				any1 |= dd[k+1] - skip
+			}
+			if len(dd)&1 != 0 {
+				any0 |= dd[len(dd)-1] - skip
+			}
+			var m uint64 // bit k: vertex base+k has something to look for
+			if any0|any1 < 0 {
+				for k, d := range dd {
+					m |= uint64(uint32(d-skip)>>31) << uint(k)
+				}
 			}
 			cand[j&(buBlockWords-1)] = m
 		}

@@ -42,10 +42,12 @@ func spawn(workers int, body func(w int)) {
 }
 
 // serialBelow is the loop length under which, with chunk=auto, forRange runs on one worker:
-// waking workers for a few hundred items costs more than it saves (a road graph's BFS has
-// hundreds of such levels). A chunk set by hand keeps every worker busy, so that tests on
+// starting even one other worker costs more than a hundred items save. Above it, a loop with
+// chunk=auto takes one worker per piece, up to the run's workers, so that a road graph's BFS
+// level of a few hundred vertices runs on a few workers without waking the rest (the team
+// signals only those it uses). A chunk set by hand keeps every worker busy, so that tests on
 // small graphs still run the parallel paths.
-const serialBelow = 1024
+const serialBelow = 128
 
 // chunkFor returns the piece size for a loop: the chunk knob if set, else grain.
 func (r *Run) chunkFor(grain int) int {
@@ -65,7 +67,7 @@ func (r *Run) chunkFor(grain int) int {
 //   - dynamic: pieces of the chunk size taken from a shared counter (the default).
 //
 // The chunk knob, when set, replaces grain; with chunk=auto a range under serialBelow runs on
-// worker 0 alone. With align > 1 every piece boundary is a multiple
+// worker 0 alone, and a longer one on at most one worker per piece. With align > 1 every piece boundary is a multiple
 // of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
 // when the run is cancelled are skipped: check r.stopped() after forRange returns.
 func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
@@ -84,8 +86,13 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		chunk = (chunk + align - 1) / align * align
 	}
 	workers := r.Workers
-	if workers > 1 && (n <= chunk && then == nil || n < serialBelow && r.Req.Schedule.Chunk <= 0) {
-		workers = 1 // too little work to share
+	if workers > 1 && then == nil {
+		switch {
+		case n <= chunk || n < serialBelow && r.Req.Schedule.Chunk <= 0:
+			workers = 1 // too little work to share
+		case r.Req.Schedule.Chunk <= 0:
+			workers = min(workers, (n+chunk-1)/chunk)
+		}
 	}
 	done := func(w int) {
 		if then != nil && !r.stopped() {

@@ -6,33 +6,35 @@ import (
 )
 
 // A team is the run's workers, started once and kept across the run's parallel loops, as an
-// OpenMP team is kept across parallel regions (GAPBS's kernels): a loop costs a store to wake
-// the team and a count-down to join it, not a goroutine per worker. Between loops a worker
-// spins on the team's epoch for a while (a BFS level of a road graph takes microseconds) and
-// then parks on its own channel; the caller wakes the parked ones.
+// OpenMP team is kept across parallel regions (GAPBS's kernels): a loop costs a store per
+// worker to start it and a count-down to join it, not a goroutine per worker. A loop of k
+// workers signals workers 1..k-1 only, each on its own cache line, and waits for those alone,
+// so a small loop (a road graph's BFS level of a few hundred vertices) does not wake the
+// rest. Between loops a worker spins on its signal for a while (a level takes microseconds)
+// and then parks on its own channel; the caller wakes the parked ones it needs.
 //
 // Only the run's goroutine starts loops; a loop started from inside another (or from another
 // goroutine while one is running) gets goroutines of its own instead.
 type team struct {
-	// Read by the waiting workers, written once per loop: a cache line of their own.
-	epoch   atomic.Uint64 // incremented to start a loop
-	job     func(w int)
-	jobSize int  // workers 0..jobSize-1 run job; the others only check in
-	closed  bool // read by workers after they see a new epoch
-	size    int
-	spin    int      // polls before parking
-	_       [64]byte // (the heap aligns the team to 16 bytes only)
+	// Written once per loop, before the workers' signals; read by the workers after them.
+	job    func(w int)
+	closed bool
+	size   int
+	spin   int      // polls before parking
+	_      [64]byte // (the heap aligns the team to 16 bytes only)
 
-	left  atomic.Int32 // workers 1..size-1 yet to finish the current loop
-	busy  atomic.Bool  // a loop is running
-	slots []teamSlot   // workers 1..size-1; slot 0 is the caller's, for its own parking
+	left  atomic.Int32 // workers of the current loop yet to finish, the caller's excepted
+	_     [60]byte
+	busy  atomic.Bool // a loop is running
+	slots []teamSlot  // workers 1..size-1; slot 0 is the caller's, for its own parking
 }
 
-// teamSlot is one worker's parking place, on a cache line of its own.
+// teamSlot is one worker's signal and parking place, on a cache line of its own.
 type teamSlot struct {
+	epoch  atomic.Uint64 // incremented to start this worker on the team's job
 	parked atomic.Bool
 	wake   chan struct{}
-	_      [48]byte
+	_      [40]byte
 }
 
 // teamSpin is how many times a waiting worker (or the caller, waiting for the others) polls
@@ -55,7 +57,7 @@ func newTeam(size int) *team {
 	return t
 }
 
-// work is worker w's loop: wait for a new epoch, run its share, check in.
+// work is worker w's loop: wait for its signal, run its share, check in.
 func (t *team) work(w int) {
 	seen := uint64(0)
 	for {
@@ -63,29 +65,27 @@ func (t *team) work(w int) {
 		if t.closed {
 			return
 		}
-		if w < t.jobSize {
-			t.job(w)
-		}
+		t.job(w)
 		if t.left.Add(-1) == 0 {
 			t.unpark(0) // the caller, if it parked
 		}
 	}
 }
 
-// wait returns the first epoch after seen, spinning, then parking.
+// wait returns worker w's first epoch after seen, spinning, then parking.
 func (t *team) wait(w int, seen uint64) uint64 {
+	s := &t.slots[w]
 	for i := 0; i < t.spin; i++ {
-		if e := t.epoch.Load(); e != seen {
+		if e := s.epoch.Load(); e != seen {
 			return e
 		}
 		if i&255 == 255 {
 			runtime.Gosched()
 		}
 	}
-	s := &t.slots[w]
 	for {
 		s.parked.Store(true)
-		if e := t.epoch.Load(); e != seen {
+		if e := s.epoch.Load(); e != seen {
 			if !s.parked.CompareAndSwap(true, false) {
 				<-s.wake // the caller saw us parked and sent a token: take it
 			}
@@ -108,10 +108,10 @@ func (t *team) run(k int, body func(w int)) bool {
 	if !t.busy.CompareAndSwap(false, true) {
 		return false
 	}
-	t.job, t.jobSize = body, k
-	t.left.Store(int32(t.size - 1))
-	t.epoch.Add(1)
-	for w := 1; w < t.size; w++ {
+	t.job = body
+	t.left.Store(int32(k - 1))
+	for w := 1; w < k; w++ {
+		t.slots[w].epoch.Add(1)
 		t.unpark(w)
 	}
 	body(0)
@@ -121,7 +121,7 @@ func (t *team) run(k int, body func(w int)) bool {
 	return true
 }
 
-// join waits for workers 1..size-1 to check in: spinning, then parking in slot 0.
+// join waits for the loop's workers 1..k-1 to check in: spinning, then parking in slot 0.
 func (t *team) join() {
 	for i := 0; t.left.Load() != 0; i++ {
 		if i < t.spin {
@@ -150,8 +150,8 @@ func (t *team) close() {
 	}
 	t.closed = true
 	t.left.Store(int32(t.size - 1))
-	t.epoch.Add(1)
 	for w := 1; w < t.size; w++ {
+		t.slots[w].epoch.Add(1)
 		t.unpark(w)
 	}
 }
