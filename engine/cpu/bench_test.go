@@ -145,3 +145,7 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BC (one source) and TC on the NE road graph; kron, urand and NY are in bench_tc_bc_test.go.
+func BenchmarkBCNE(b *testing.B) { benchRun(b, ne, engine.BC) }
+func BenchmarkTCNE(b *testing.B) { benchRun(b, ne, engine.TC) }
