@@ -105,7 +105,7 @@ type Summary struct {
 	EdgesTraversed int64         // edges scanned: the work done, summed over iterations
 	Time           time.Duration // the run itself, end to end, without graph upload or setup
 	KernelTime     time.Duration // GPU: the kernels' time by CUDA events, summed (0: not measured)
-	DeviceTime     time.Duration // GPU: from the run's start to its end on the device's clock, as a CUDA program's event timer (0: not measured)
+	DeviceTime     time.Duration // GPU: from right before the run's first device operation to after its last, on the device's clock, as a CUDA program's event timer (0: not measured)
 	TEPSEdges      int64         // the edges TEPS counts (Graph500: the reached component's; see TEPSEdges)
 	GTEPS          float64       // TEPSEdges / Time, in 1e9 per second (0 until SetTEPS)
 }

@@ -80,9 +80,8 @@ type bcState struct {
 // network's thousands of levels would each sweep every vertex, so there a source runs alone.
 // A source that runs alone takes fuse=auto's cooperative launch for both phases
 // (bc_fused.go) where the schedule has a fused form (data-driven over queues), with twc's
-// degree classes on dense graphs and a warp per row on sparse ones, a hub's row over the grid,
-// and one block for small levels: the levels cost a grid barrier instead of a launch and a
-// read-back each. Unfused (fuse=off, a launch a
+// degree classes on dense graphs and a warp per row on sparse ones, and a hub's row over the
+// grid: the levels cost a grid barrier instead of a launch and a read-back each. Unfused (fuse=off, a launch a
 // level): data-driven over queues, a warp per vertex where degrees are skewed (a thread's
 // hubs serialize) or a thread where they are even.
 func resolveBC(r *run, s *engine.Schedule) error {

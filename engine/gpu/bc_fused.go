@@ -18,9 +18,10 @@ import (
 // of at most 64 vertices holding 16K or more edges (a hub's neighbourhood) over the whole
 // grid, the schedule's lb elsewhere (auto: twc's classes, bc_fused_twc). Direction-optimizing
 // forward takes Beamer's
-// decision on the device from the last level's counters. Levels of at most bcSmall vertices
-// (a road network's thousands of levels of a few hundred) run in block 0 alone with block
-// barriers, the other blocks waiting at the next grid barrier. The host reads back the state
+// decision on the device from the last level's counters. Every level runs over the whole
+// grid: on a road network's thousands of levels of a few hundred vertices, block 0 alone with
+// block barriers was slower (a thread a row walks its edges in turn where the grid gives each
+// row a warp; docs/gpu-notes.md). The host reads back the state
 // row, and for a source that gets a record per level the level sizes and counters, in one or
 // two copies per source.
 
@@ -32,11 +33,11 @@ type bcFused struct {
 	lq, lens, rows, ctl     uint64
 	levels, src, dir        int64
 	alpha, beta             float64
-	init, small             int64
+	init                    int64
 }
 
-var _ [168 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
-var _ [unsafe.Sizeof(bcFused{}) - 168]byte
+var _ [160 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcFused{}) - 160]byte
 
 // Row and state-row words (kernels/bc.cu BcRow, BcCtl).
 const (
@@ -47,10 +48,6 @@ const (
 	bcMinLevels                                                 = 1 << 14
 	bcHubRows, bcHubEdges                                       = 64, 16384
 )
-
-// bcSmall is the most vertices of a level that block 0 runs alone (0: every level over the
-// grid). Tests lower it to exercise the grid levels on small graphs.
-var bcSmall int64 = 256
 
 // bcFusedRun is the state of the fused launches of one run.
 type bcFusedRun struct {
@@ -105,7 +102,7 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	f.a = bcFused{off: a.off, nbr: a.nbr, ioff: a.ioff, inbr: a.inbr, n: n, m: r.m,
 		depth: a.depth, sigma: a.sigma, acc: acc.addr(), cent: a.cent,
 		lq: lq.addr(), lens: lens.addr(), rows: rows.addr(), ctl: f.ctl.addr(), levels: f.levels,
-		dir: dir, alpha: b.alpha, beta: b.beta, init: 1, small: bcSmall}
+		dir: dir, alpha: b.alpha, beta: b.beta, init: 1}
 	if f.a.ioff == 0 {
 		// push only: the backward phase still walks in-edges (predecessors)
 		in, err := r.inCSR()
@@ -224,7 +221,7 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 		if k == 0 {
 			rec.Note = head
 		}
-		rec.Note = joinNote(rec.Note, f.shape(row(k, bcRDir), dir, cnt, int64(scout)))
+		rec.Note = joinNote(rec.Note, f.shape(dir, cnt, int64(scout)))
 		if err := f.record(rec); err != nil {
 			return err
 		}
@@ -244,7 +241,7 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 		edges := int64(row(k-1, bcRScout))
 		rec := engine.Record{Phase: "backward", Direction: engine.Pull, Mode: engine.Data, InVertices: cnt, InEdges: edges,
 			EdgesScanned: int64(bwd(k, bcREdges)), Time: time.Duration(t - prev), Kernels: kern(time.Duration(t - prev))}
-		rec.Note = f.shape(bwd(k, bcRDir), engine.Push, cnt, edges)
+		rec.Note = f.shape(engine.Push, cnt, edges)
 		if err := f.record(rec); err != nil {
 			return err
 		}
@@ -253,11 +250,9 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 	return nil
 }
 
-// shape says how a level ran (kernels/bc.cu bc_level, bc_block_*), for its record's note.
-func (f *bcFusedRun) shape(dirWord uint64, dir engine.Direction, cnt, edges int64) string {
+// shape says how a level ran (kernels/bc.cu bc_level), for its record's note.
+func (f *bcFusedRun) shape(dir engine.Direction, cnt, edges int64) string {
 	switch {
-	case dirWord >= 2:
-		return "one block alone (a small level: block barriers, the grid waiting)"
 	case dir == engine.Push && cnt <= bcHubRows && edges >= bcHubEdges:
 		return "few rows with many edges: each row over the whole grid"
 	case dir == engine.Push && f.b.r.s.LB == engine.LBTWC && cnt <= 4096 && edges >= 8*cnt:

@@ -5,13 +5,11 @@ package gpu_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
-	"github.com/gworkbench/gworkbench/engine/gpu"
 	"github.com/gworkbench/gworkbench/graph"
 	"github.com/gworkbench/gworkbench/loader"
 )
@@ -126,40 +124,4 @@ func checkCPU(g *graph.CSR, name string, res *engine.Result) error {
 		w = want
 	}
 	return engine.Verify(g, res, w.(*engine.Result))
-}
-
-// BenchmarkBCSmall times the fused BC from the highest-degree vertex of the graph file
-// GW_BC_GRAPH (gworkbench's loader and options, e.g. a road network's .gr.gz) with levels of at
-// most 0 (every level over the grid), 64, 256 and 1024 vertices run by one block alone, under
-// the schedule GW_BC_SCHEDULE (e.g. "lb=warp"; empty: auto).
-//
-//	GW_BC_GRAPH=NE.gr.gz ./gpu.test -test.run '^$' -test.bench BCSmall -test.benchtime 5x
-func BenchmarkBCSmall(b *testing.B) {
-	path := os.Getenv("GW_BC_GRAPH")
-	if path == "" {
-		b.Skip("GW_BC_GRAPH names no graph")
-	}
-	e := openGPU(b)
-	g, err := loader.Load(context.Background(), path, loader.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, small := range []int64{0, 64, 256, 1024} {
-		b.Run(fmt.Sprint("small=", small), func(b *testing.B) {
-			defer gpu.SetBCSmall(small)()
-			req := engine.Request{Graph: g, Algorithm: engine.BC, Params: engine.DefaultParams(), Schedule: sched(b, os.Getenv("GW_BC_SCHEDULE"))}
-			if _, err := e.Run(context.Background(), req); err != nil {
-				b.Fatal(err)
-			}
-			var res *engine.Result
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if res, err = e.Run(context.Background(), req); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(res.Summary.Time.Microseconds())/1e3, "run-ms")
-		})
-	}
 }

@@ -86,6 +86,9 @@ func initError() error {
 
 // launch starts fn with grid x block threads and the argument block args.
 func launch(fn cu.Function, grid, block int, args unsafe.Pointer, coop bool) error {
+	if err := markStart(); err != nil {
+		return err
+	}
 	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
 	c := C.int(0)
 	if coop {
@@ -99,6 +102,9 @@ func launch(fn cu.Function, grid, block int, args unsafe.Pointer, coop bool) err
 
 // launchShared starts fn as launch does, with shmem bytes of dynamic shared memory a block.
 func launchShared(fn cu.Function, grid, block, shmem int, args unsafe.Pointer, coop bool) error {
+	if err := markStart(); err != nil {
+		return err
+	}
 	f := *(*C.CUfunction)(unsafe.Pointer(&fn))
 	c := C.int(0)
 	if coop {

@@ -230,6 +230,10 @@ func upload[T any](s []T) (buffer, error) {
 		return b, err
 	}
 	if len(s) > 0 {
+		if err := markStart(); err != nil {
+			b.free()
+			return buffer{}, err
+		}
 		if err := cu.MemcpyHtoD(b.ptr, unsafe.Pointer(&s[0]), bytes); err != nil {
 			b.free()
 			return buffer{}, check("cuMemcpyHtoD", err)
@@ -242,6 +246,9 @@ func download[T any](dst []T, b buffer) error {
 	if len(dst) == 0 {
 		return nil
 	}
+	if err := markStart(); err != nil {
+		return err
+	}
 	var z T
 	return check("cuMemcpyDtoH", cu.MemcpyDtoH(unsafe.Pointer(&dst[0]), b.ptr, int64(len(dst))*int64(unsafe.Sizeof(z))))
 }
@@ -250,12 +257,18 @@ func memset32(b buffer, v uint32, n int64) error {
 	if n == 0 {
 		return nil
 	}
+	if err := markStart(); err != nil {
+		return err
+	}
 	return check("cuMemsetD32", cu.MemsetD32(b.ptr, v, n))
 }
 
 func memset8(b buffer, v byte, n int64) error {
 	if n == 0 {
 		return nil
+	}
+	if err := markStart(); err != nil {
+		return err
 	}
 	return check("cuMemsetD8", cu.MemsetD8(b.ptr, v, n))
 }
@@ -279,9 +292,10 @@ const wakeSpin = 50 * time.Microsecond
 // for wakeSpin, then a synchronize. After a few milliseconds idle (the host's verification, a
 // user typing) the first kernel of a run is slower than back to back: a power state of the
 // device, not the algorithm's cost, and not what a CUDA program timing its kernels right after
-// uploading its graph sees (docs/gpu-notes.md, "The first kernel after idle"). It also records
-// the run's start mark.
+// uploading its graph sees (docs/gpu-notes.md, "The first kernel after idle"). The run's start
+// mark is left pending (markStart).
 func (d *device) wake() error {
+	pendingStart = nil
 	fn, err := d.fn("util_spin")
 	if err != nil {
 		return err
@@ -293,11 +307,34 @@ func (d *device) wake() error {
 	if err := check("cuCtxSynchronize", cu.Synchronize()); err != nil {
 		return err
 	}
-	return check("cuEventRecord", d.span[0].Record(cu.Stream{}))
+	pendingStart = &d.span[0]
+	return nil
 }
 
-// spanEnd records the run's end mark, after its last launch.
-func (d *device) spanEnd() error { return check("cuEventRecord", d.span[1].Record(cu.Stream{})) }
+// pendingStart is the run's start mark while it waits for the run's first device operation
+// (nil otherwise). The engine runs one run at a time, on the device goroutine.
+var pendingStart *cu.Event
+
+// markStart records the pending start mark, if any, right before the run's first launch, copy
+// or memset: where an event-timed CUDA program starts its timer, after its host-side setup,
+// so that the device's time does not count the host's work before the first operation.
+func markStart() error {
+	if pendingStart == nil {
+		return nil
+	}
+	ev := pendingStart
+	pendingStart = nil
+	return check("cuEventRecord", ev.Record(cu.Stream{}))
+}
+
+// spanEnd records the run's end mark, after its last operation (and the start mark first if
+// the run had none).
+func (d *device) spanEnd() error {
+	if err := markStart(); err != nil {
+		return err
+	}
+	return check("cuEventRecord", d.span[1].Record(cu.Stream{}))
+}
 
 // spanTime is the device's time between the run's marks (after a synchronize): what a CUDA
 // program's event timer around its kernels measures.

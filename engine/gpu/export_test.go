@@ -38,11 +38,3 @@ func SetBlockMax(n int64) int64 {
 	blockMax = n
 	return was
 }
-
-// SetBCSmall sets the most vertices of a fused BC level that one block runs alone (bcSmall) and
-// returns a function that restores it.
-func SetBCSmall(v int64) func() {
-	was := bcSmall
-	bcSmall = v
-	return func() { bcSmall = was }
-}

@@ -56,6 +56,9 @@ func (r *run) timed(start func() error) (ev0, ev1 cu.Event, err error) {
 	if ev1, err = r.dev.event(r.nextEvent + 1); err != nil {
 		return
 	}
+	if err = markStart(); err != nil { // the run's start mark before the kernel's own
+		return
+	}
 	if err = ev0.Record(cu.Stream{}); err != nil {
 		return ev0, ev1, check("cuEventRecord", err)
 	}

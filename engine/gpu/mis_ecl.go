@@ -156,8 +156,14 @@ const (
 	misEclIn, misEclOut = 0xfe, 0
 )
 
-// misEclFuse is fuse=auto's choice for method=ecl: the two plain launches. With 32-bit offsets
-// both fit 8 blocks of 256 threads an SM, and the cooperative launch's saved gap about pays for
-// its barrier: the two are within the spread on kron, urand and road graphs (docs/gpu-notes.md,
-// the ECL methods' second pass).
-const misEclFuse = engine.FuseOff
+// misEclFuse is fuse=auto's choice for method=ecl. On sparse graphs (a road network: average
+// degree under 4) the decisions take a few short passes and the cooperative launch's saved
+// launch gap outweighs its barrier; on denser graphs the two plain launches, which fit more
+// resident threads with 32-bit offsets, were within the spread of the fused one
+// (docs/gpu-notes.md, the ECL methods).
+func misEclFuse(avgDeg float64) engine.Fuse {
+	if avgDeg < 4 {
+		return engine.FuseOn
+	}
+	return engine.FuseOff
+}

@@ -177,7 +177,7 @@ func (r *run) takeBuf(name string, bytes int64, keep, zero bool) (buffer, error)
 	}
 	if old, ok := r.bufs[name]; ok {
 		if keep {
-			if err := check("cuMemcpyDtoD", cu.MemcpyDtoD(nb.ptr, old.ptr, old.bytes)); err != nil {
+			if err := copyBuf(nb, *old, old.bytes); err != nil {
 				nb.free()
 				return buffer{}, err
 			}
@@ -199,6 +199,9 @@ func (r *run) clearCounters() error { return memset8(r.ctl, 0, 16*8) }
 
 // setLen sets queue length slot i on the device.
 func (r *run) setLen(i int, v uint32) error {
+	if err := markStart(); err != nil {
+		return err
+	}
 	return check("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(r.lenAddr(i)), v, 1))
 }
 
@@ -277,11 +280,17 @@ func (r *run) writeBuf(b buffer, off int64, data any) error {
 	default:
 		return fmt.Errorf("gpu: writeBuf: unsupported %T", data)
 	}
+	if err := markStart(); err != nil {
+		return err
+	}
 	return check("cuMemcpyHtoD", cu.MemcpyHtoD(b.ptr+cu.DevicePtr(off), p, n))
 }
 
 // copyBuf copies bytes from src to dst on the device.
 func copyBuf(dst, src buffer, bytes int64) error {
+	if err := markStart(); err != nil {
+		return err
+	}
 	return check("cuMemcpyDtoD", cu.MemcpyDtoD(dst.ptr, src.ptr, bytes))
 }
 

@@ -30,7 +30,7 @@ var fourAlgsSchedules = map[engine.Algorithm][]string{
 		"fuse=on", "fuse=on lb=thread", "fuse=on lb=warp direction=pull", "fuse=on alpha=1 beta=2",
 		"lb=twc", "lb=twc direction=push", "lb=twc direction=pull", "lb=twc alpha=1 beta=2",
 		"batch=1", "batch=3", "batch=32 fuse=off"},
-	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
+	engine.MIS: {"", "method=luby", "method=ecl fuse=on", "method=ecl fuse=off", "direction=pull", "driven=topology", "direction=pull driven=topology", "sync=async",
 		"sync=async direction=pull", "sync=async driven=topology", "sync=async direction=pull driven=topology"},
 	engine.MST: {"", "method=boruvka", "fuse=on", "fuse=off", "driven=topology"},
 }
@@ -229,11 +229,9 @@ func TestBCAutoBatch(t *testing.T) {
 	}
 }
 
-// TestBCGridLevels runs the fused BC with every level over the grid (no level small enough for
-// block 0 alone, which the small graphs of TestBC otherwise mostly take) and batches of 32
-// sources with a partial last one.
+// TestBCGridLevels runs the fused BC's load-balancing strategies and directions on every test
+// graph, and batches of 32 sources with a partial last one.
 func TestBCGridLevels(t *testing.T) {
-	defer gpu.SetBCSmall(0)()
 	single := engine.DefaultParams()
 	sampled := single
 	sampled.Sources, sampled.Seed = 40, 5

@@ -246,30 +246,22 @@ struct BcFused {
     u64* ctl;
     i64 levels;  // capacity of lens (levels + 2 entries) and of each half of rows
     // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
-    // init: clear every vertex first; small: block 0 alone runs the levels of at most small
-    // vertices (and 8 x small edges), __syncthreads between them (0: off).
+    // init: clear every vertex first.
     i64 src;
     i64 dir;
     double alpha;
     double beta;
     i64 init;
-    i64 small;
 };
 
-static_assert(sizeof(BcFused) == 168, "BcFused must match bcFused in bc_fused.go");
+static_assert(sizeof(BcFused) == 160, "BcFused must match bcFused in bc_fused.go");
 
 // A level's row: edges scanned, vertices found (forward), their out-edges, the time at its
-// end (globaltimer), its vertices, its direction (0 push, 1 pull; +2: run by one block).
+// end (globaltimer), its vertices, its direction (0 push, 1 pull).
 enum { BcRow = 8, REdges = CEdges, RPushes = CPushes, RScout = CScout, RTime = 5, RCount = 6, RDir = 7 };
 static_assert(CEdges < 5 && CPushes < 5 && CScout < 5 && CCulled < 5, "finish() writes the first words of a row");
-// The state row: forward levels, vertices reached, levels overflow, start and end times; the
-// traversal state block 0 hands the grid after its single-block levels, forward (BcK..BcDir)
-// and backward (BcBackK, BcBackBase) in words of their own: the other blocks may still be
-// reading the forward hand-over when block 0, past the last forward level without a grid
-// barrier, runs the first backward levels alone and hands them over.
-enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5,
-       BcK = 8, BcBase = 9, BcScout = 10, BcToCheck = 11, BcAwake = 12, BcDir = 13,
-       BcBackK = 14, BcBackBase = 15, BcCtlWords = 16 };
+// The state row: forward levels, vertices reached, levels overflow, start and end times.
+enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5, BcCtlWords = 16 };
 
 // BcPushF: a forward push level d; the level's vertices claim unvisited out-neighbours for
 // level d+1 (CAS on depth) and add their sigma into every out-neighbour at d+1.
@@ -279,6 +271,7 @@ struct BcPushF {
     __device__ bool row_ok(u32) const { return true; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int, u32* out) const {
+        const double su = b.sigma[u];  // loaded beside the depth, not after the claim
         int dv = ((volatile int*)b.depth)[v];
         int pushed = 0;
         if (dv < 0) {
@@ -291,7 +284,7 @@ struct BcPushF {
                 dv = old;
             }
         }
-        if (dv == d + 1) atomicAdd(&b.sigma[v], b.sigma[u]);
+        if (dv == d + 1) atomicAdd(&b.sigma[v], su);
         return pushed;
     }
 };
@@ -328,8 +321,9 @@ struct BcBackF {
     __device__ bool row_ok(u32) const { return true; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 w, u32 u, i64, int, u32*) const {
+        const double aw = b.acc[w], sw = b.sigma[w];  // loaded beside the depth, not after it
         if (b.depth[u] != d - 1) return 0;
-        atomicAdd(&b.acc[u], b.acc[w] + 1.0 / b.sigma[w]);
+        atomicAdd(&b.acc[u], aw + 1.0 / sw);
         return 0;
     }
 };
@@ -356,125 +350,16 @@ struct BcState {
     i64 k, base, scout, to_check, awake, dir;
 };
 
-__device__ __forceinline__ void bc_put_state(const BcFused& b, const BcState& st) {
-    b.ctl[BcK] = st.k, b.ctl[BcBase] = st.base, b.ctl[BcScout] = st.scout;
-    b.ctl[BcToCheck] = st.to_check, b.ctl[BcAwake] = st.awake, b.ctl[BcDir] = st.dir;
-}
-
-__device__ __forceinline__ void bc_get_state(const BcFused& b, BcState& st) {
-    volatile u64* c = b.ctl;
-    st.k = c[BcK], st.base = c[BcBase], st.scout = c[BcScout];
-    st.to_check = c[BcToCheck], st.awake = c[BcAwake], st.dir = c[BcDir];
-}
-
 // bc_clear_rows zeroes the rows of forward and backward level k (thread 0, a level ahead).
 __device__ __forceinline__ void bc_clear_rows(const BcFused& b, i64 k) {
     for (int c = 0; c < BcRow; c++) b.rows[k * BcRow + c] = 0, b.rows[(b.levels + k) * BcRow + c] = 0;
-}
-
-// bc_block_forward: block 0 alone runs push levels while they stay small (a road network's
-// thousands of levels of a few hundred vertices), a block barrier between them instead of a
-// grid barrier. The first level is taken unconditionally (the grid checked it).
-__device__ void bc_block_forward(const BcFused& b, BcState& st) {
-    __shared__ u32 s_cnt;
-    __shared__ u64 s_edges, s_scout;
-    for (bool first = true;; first = false) {
-        u32 cnt = ((volatile u32*)b.lens)[st.k];
-        if (!first) {
-            if (cnt == 0 || cnt > b.small || st.scout > 8 * b.small || st.k >= b.levels - 1) break;
-            if (b.dir == 2 && (double)st.scout > (double)st.to_check / b.alpha) break;  // Beamer: pull, by the grid
-        }
-        if (threadIdx.x == 0) {
-            s_cnt = 0, s_edges = 0, s_scout = 0;
-            bc_clear_rows(b, st.k + 1);
-            b.lens[st.k + 2] = 0;
-        }
-        __syncthreads();
-        /// 1. A thread per vertex of the level.
-        const u32* q = b.lq + st.base;
-        u32* nq = b.lq + st.base + cnt;
-        int d = (int)st.k;
-        u64 edges = 0, scout = 0;
-        for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) {
-            u32 u = q[i];
-            double su = b.sigma[u];
-            i64 e0 = b.off[u], e1 = b.off[u + 1];
-            edges += e1 - e0;
-            for (i64 e = e0; e < e1; e++) {
-                u32 v = b.nbr[e];
-                int dv = ((volatile int*)b.depth)[v];
-                if (dv < 0) {
-                    int old = atomicCAS(&b.depth[v], -1, d + 1);
-                    if (old == -1) {
-                        nq[atomicAdd(&s_cnt, 1u)] = v;
-                        scout += b.off[v + 1] - b.off[v];
-                        dv = d + 1;
-                    } else {
-                        dv = old;
-                    }
-                }
-                if (dv == d + 1) atomicAdd(&b.sigma[v], su);
-            }
-        }
-        if (edges) atomicAdd(&s_edges, edges);
-        if (scout) atomicAdd(&s_scout, scout);
-        __syncthreads();
-        /// 2. The level's row and the next level's size.
-        if (threadIdx.x == 0) {
-            u64* row = b.rows + st.k * BcRow;
-            row[REdges] = s_edges, row[RPushes] = s_cnt, row[RScout] = s_scout;
-            row[RTime] = globaltimer(), row[RCount] = cnt, row[RDir] = 2;
-            b.lens[st.k + 1] = s_cnt;
-        }
-        st.scout = (i64)s_scout;
-        st.to_check -= st.scout;
-        st.awake = cnt;
-        st.base += cnt;
-        st.k++;
-        st.dir = 0;
-        __syncthreads();
-    }
-}
-
-// bc_block_backward: block 0 alone runs backward levels k down to 2 while they stay small.
-__device__ void bc_block_backward(const BcFused& b, i64& k, i64& base) {
-    __shared__ u64 s_edges;
-    for (bool first = true; k >= 2; first = false) {
-        u32 cnt = ((volatile u32*)b.lens)[k];
-        i64 sc = (i64)((volatile u64*)b.rows)[(k - 1) * BcRow + RScout];
-        if (!first && (cnt > b.small || sc > 8 * b.small)) break;
-        if (threadIdx.x == 0) s_edges = 0;
-        __syncthreads();
-        base -= cnt;
-        const u32* q = b.lq + base;
-        int d = (int)k;
-        u64 edges = 0;
-        for (u32 i = threadIdx.x; i < cnt; i += blockDim.x) {
-            u32 w = q[i];
-            double c = b.acc[w] + 1.0 / b.sigma[w];
-            i64 e0 = b.ioff[w], e1 = b.ioff[w + 1];
-            edges += e1 - e0;
-            for (i64 e = e0; e < e1; e++) {
-                u32 u = b.inbr[e];
-                if (b.depth[u] == d - 1) atomicAdd(&b.acc[u], c);
-            }
-        }
-        if (edges) atomicAdd(&s_edges, edges);
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            u64* row = b.rows + (b.levels + k) * BcRow;
-            row[REdges] = s_edges, row[RTime] = globaltimer(), row[RCount] = cnt, row[RDir] = 2;
-        }
-        k--;
-        __syncthreads();
-    }
 }
 
 // bc_fused_loop is one source's Brandes in one cooperative launch:
 //  1. prologue: clear every vertex (init), start the source;
 //  2. forward: level k reads lq[base, base+cnt) and appends level k+1 after it; before each
 //     level every thread takes Beamer's push/pull decision from the last level's counters
-//     (dir 2), alike; small push levels run in block 0 alone (bc_block_forward);
+//     (dir 2), alike;
 //  3. backward: from the deepest level up to level 2, each level pushes its coefficients into
 //     its predecessors' acc (level 1's go to the source, whose dependency is not counted);
 //  4. epilogue: every reached vertex but the source adds delta = sigma x acc to its
@@ -505,8 +390,8 @@ __device__ void bc_fused_loop(const BcFused& b) {
     s.out_kind = KQueue, s.agg = AggBlock, s.dedup = DNone, s.update = URMW, s.mem_kind = KAll;
     /// 2. Forward.
     BcState st = {0, 0, b.off[src + 1] - b.off[src], b.m, 0, b.dir == 1 ? 1 : 0};
+    u32 cnt = 1;  // the level's size: the source alone, then loaded beside the scout after each barrier
     while (true) {
-        u32 cnt = ((volatile u32*)b.lens)[st.k];
         if (cnt == 0) break;
         if (st.k >= b.levels - 1) {
             if (t == 0) b.ctl[BcDeep] = 1;
@@ -515,15 +400,6 @@ __device__ void bc_fused_loop(const BcFused& b) {
         if (b.dir == 2) {
             if (st.dir == 0 && (double)st.scout > (double)st.to_check / b.alpha) st.dir = 1;
             else if (st.dir == 1 && (double)cnt < (double)b.n / b.beta && (i64)cnt <= st.awake) st.dir = 0;
-        }
-        if (b.small > 0 && st.dir == 0 && cnt <= b.small && st.scout <= 8 * b.small) {
-            if (blockIdx.x == 0) {
-                bc_block_forward(b, st);
-                if (threadIdx.x == 0) bc_put_state(b, st);
-            }
-            grid.sync();
-            bc_get_state(b, st);
-            continue;
         }
         st.awake = cnt;
         if (t == 0) {
@@ -539,17 +415,23 @@ __device__ void bc_fused_loop(const BcFused& b) {
             BcPullF f{b, (int)st.k};
             advance<LB>(s, sh, f);
         } else {
+            // the level's size is read through s.in_len from a register copy, not from L2
+            // again after the barrier
+            u32 in_cnt = cnt;
             s.off = b.off, s.nbr = b.nbr, s.in_kind = KQueue;
-            s.in_q = b.lq + st.base, s.in_len = b.lens + st.k;
+            s.in_q = b.lq + st.base, s.in_len = &in_cnt;
             BcPushF f{b, (int)st.k};
             bc_level<LB>(s, sh, f, cnt, st.scout);
         }
         grid.sync();
+        // the next level's size and this level's scout, two loads in flight at once
+        const u32 next = ((volatile u32*)b.lens)[st.k + 1];
         st.scout = (i64)((volatile u64*)s.counters)[RScout];
         st.to_check -= st.scout;
         if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir;
         st.base += cnt;
         st.k++;
+        cnt = next;
     }
     i64 levels = st.k, total = st.base;
     if (t == 0) b.ctl[BcFwdEnd] = globaltimer();
@@ -558,19 +440,11 @@ __device__ void bc_fused_loop(const BcFused& b) {
     while (k >= 2) {
         u32 cnt = ((volatile u32*)b.lens)[k];
         i64 sc = (i64)((volatile u64*)b.rows)[(k - 1) * BcRow + RScout];
-        if (b.small > 0 && cnt <= b.small && sc <= 8 * b.small) {
-            if (blockIdx.x == 0) {
-                bc_block_backward(b, k, base);
-                if (threadIdx.x == 0) b.ctl[BcBackK] = k, b.ctl[BcBackBase] = base;
-            }
-            grid.sync();
-            k = ((volatile u64*)b.ctl)[BcBackK], base = ((volatile u64*)b.ctl)[BcBackBase];
-            continue;
-        }
         base -= cnt;
+        u32 in_cnt = cnt;  // read through s.in_len from a register copy
         s.counters = b.rows + (b.levels + k) * BcRow;
-        s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KQueue;
-        s.in_q = b.lq + base, s.in_len = b.lens + k;
+        s.off = b.ioff, s.nbr = b.nbr, s.in_kind = KQueue;
+        s.in_q = b.lq + base, s.in_len = &in_cnt;
         s.out_q = nullptr, s.out_len = nullptr, s.out_cap = 0;
         BcBackF f{b, (int)k};
         bc_level<LB>(s, sh, f, cnt, sc);

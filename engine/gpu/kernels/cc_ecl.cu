@@ -93,14 +93,16 @@ __device__ __forceinline__ void edge(const CceArgs& a, int v, int& rv, int u) {
 template <typename O>
 __device__ __forceinline__ void d_init(const CceArgs& a) {
     const O* off = (const O*)a.off;
+    const u32* nbr = a.nbr;
+    int* val = a.val;
     for (i64 v = gtid(); v < a.n; v += gstride()) {
-        O e = off[v], end = off[v + 1];
+        O e = __ldg(&off[v]), end = __ldg(&off[v + 1]);
         int m = (int)v;
         while (m == (int)v && e < end) {
-            m = min(m, (int)a.nbr[e]);
+            m = min(m, (int)__ldg(&nbr[e]));
             e++;
         }
-        a.val[v] = m;
+        val[v] = m;
     }
     if (gtid() == 0) {
         a.pos[TopL] = 0;
@@ -117,14 +119,14 @@ __device__ __forceinline__ void d_low(const CceArgs& a) {
     for (i64 v = gtid(); v < a.n; v += gstride()) {
         // no lower neighbour: nothing to hook (on a directed graph every arc counts)
         if (!a.directed && a.val[v] == (int)v) continue;
-        O beg = off[v], end = off[v + 1], deg = end - beg;
+        O beg = __ldg(&off[v]), end = __ldg(&off[v + 1]), deg = end - beg;
         if (deg > LOW) {
             int k = deg <= MID ? atomicAdd(&a.pos[TopL], 1) : atomicSub(&a.pos[TopH], 1);
             a.wl[k] = (u32)v;
             continue;
         }
         int rv = root(a.val, (int)v);
-        for (O e = beg; e < end; e++) edge(a, (int)v, rv, (int)a.nbr[e]);
+        for (O e = beg; e < end; e++) edge(a, (int)v, rv, (int)__ldg(&a.nbr[e]));
     }
 }
 
@@ -163,11 +165,15 @@ __device__ __forceinline__ void d_high(const CceArgs& a) {
     }
 }
 
-// flat (5): every vertex points at its root.
+// flat (5): every vertex points at its root. A launch of its own reads the labels through L1
+// (the roots many vertices share stay there); the fused launch reads them from L2 (L2: its
+// earlier steps wrote them from other SMs, and an SM's L1 may hold stale copies).
+template <bool L2>
 __device__ __forceinline__ void d_flat(const CceArgs& a) {
+    const int* val = a.val;
     for (i64 v = gtid(); v < a.n; v += gstride()) {
-        int cur = __ldcg(&a.val[v]), old = cur, next;  // from L2: the fused launch wrote them
-        while (cur > (next = __ldcg(&a.val[cur]))) cur = next;
+        int cur = L2 ? __ldcg(&val[v]) : val[v], old = cur, next;
+        while (cur > (next = L2 ? __ldcg(&val[cur]) : val[cur])) cur = next;
         if (cur != old) a.val[v] = cur;
     }
 }
@@ -182,7 +188,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_init64(const CceArgs 
 extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_low64(const CceArgs a) { d_low<i64>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_mid64(const CceArgs a) { d_mid<i64>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_high64(const CceArgs a) { d_high<i64>(a); }
-extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_flat(const CceArgs a) { d_flat(a); }
+extern "C" __global__ void __launch_bounds__(BLOCK) cc_ecl_flat(const CceArgs a) { d_flat<false>(a); }
 
 // cc_ecl_fused (fuse=on): the steps in one cooperative launch, grid-wide barriers between them;
 // the medium and high vertices' passes run together (they take from the two ends of the list).
@@ -197,7 +203,7 @@ __device__ __forceinline__ void d_fused(const CceArgs& a) {
     if (a.mid) d_mid<O>(a);
     if (a.high) d_high<O>(a);
     if (a.mid || a.high) grid.sync();
-    d_flat(a);
+    d_flat<true>(a);
 }
 extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused(const CceArgs a) { d_fused<u32>(a); }
 extern "C" __global__ void __launch_bounds__(BLOCK, 8) cc_ecl_fused64(const CceArgs a) { d_fused<i64>(a); }
