@@ -122,8 +122,12 @@ func (b *bfsState) tdEdges(level int32) (bfsStats, bool) {
 	return st, true
 }
 
-// tdClaimBatch bounds the candidates a tdClaimer gathers before claiming them.
-const tdClaimBatch = 256
+// tdClaimBatch bounds the candidates a tdClaimer gathers before claiming them; lists of at
+// most tdShortList vertices are gathered inline.
+const (
+	tdClaimBatch = 256
+	tdShortList  = 8
+)
 
 // tdClaimer is the CAS claim (update=rmw) of a top-down step, in two passes. The gather pass
 // reads the depths of many out-neighbours (of several frontier vertices) with no branch on
@@ -153,6 +157,16 @@ func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32
 		}
 		nbs := nb[off[v]:off[v+1]]
 		scanned += int64(len(nbs))
+		if m := cl.m; len(nbs) <= tdShortList && m <= tdClaimBatch-tdShortList {
+			// A short list (a road graph's every vertex) gathered here: gather's call and
+			// batching cost more than its few loads.
+			for _, u := range nbs {
+				cl.cand[m&(tdClaimBatch-1)] = u
+				m += int(uint32(atomic.LoadInt32(&depth[u])) >> 31) // 1 when unvisited
+			}
+			cl.m = m
+			continue
+		}
 		buf, scout = cl.gather(nbs, depth, nd, buf, scout)
 	}
 	buf, scout = cl.claim(depth, nd, buf, scout)
