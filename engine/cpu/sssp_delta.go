@@ -293,7 +293,36 @@ func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c
 			continue
 		}
 		c.a++
-		c.b += s.relaxFast(u, du, ring, &c.c)
+		lo, hi := off[u], off[u+1]
+		c.b += hi - lo
+		if hi-lo > ssspShortList {
+			s.relaxFast(u, du, ring, &c.c)
+			continue
+		}
+		// A short list (a road graph's every vertex), relaxed here: relaxFast's call costs
+		// more than its few arcs.
+		ns, wt := nb[lo:hi], ws[lo:hi]
+		wt = wt[:len(ns)]
+		for i, v := range ns {
+			w := int64(wt[i])
+			if w < 0 {
+				s.neg.Store(true)
+				continue
+			}
+			nd := min(du+w, infDist-1)
+			old := int64(atomic.LoadInt32(&dist[v]))
+			for nd < old {
+				if atomic.CompareAndSwapInt32(&dist[v], int32(old), int32(nd)) {
+					ring.push(nd/s.delta, v)
+					c.c++
+					break
+				}
+				old = int64(atomic.LoadInt32(&dist[v]))
+			}
+		}
 	}
 	ring.touch ^= touch // keeps the touching loads
 }
+
+// ssspShortList is the longest arc list relaxItemsFast relaxes inline.
+const ssspShortList = 8
