@@ -380,7 +380,8 @@ func intKnob(name string, field func(*Schedule) *int, def, doc, source string, a
 }
 
 // ChunkLoop is Schedule.Chunk's resolved value for chunk=auto on the CPU engine: each loop
-// takes its own grain (64 to 16384 vertices), and a loop of under 1024 items runs on one worker.
+// takes its own grain (64 to 16384 vertices); a loop of under 128 items runs on one worker, a
+// longer one on at most one worker per piece.
 const ChunkLoop = -1
 
 func chunkKnob() Knob {
