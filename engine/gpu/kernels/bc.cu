@@ -443,7 +443,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
         base -= cnt;
         u32 in_cnt = cnt;  // read through s.in_len from a register copy
         s.counters = b.rows + (b.levels + k) * BcRow;
-        s.off = b.ioff, s.nbr = b.nbr, s.in_kind = KQueue;
+        s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KQueue;
         s.in_q = b.lq + base, s.in_len = &in_cnt;
         s.out_q = nullptr, s.out_len = nullptr, s.out_cap = 0;
         BcBackF f{b, (int)k};
