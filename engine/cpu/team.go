@@ -43,11 +43,13 @@ type teamSlot struct {
 // at the end of a loop (a delta-stepping round's fused bins), far shorter than a run. Waking a
 // parked worker costs tens of microseconds (road NE SSSP at 2 workers: 130 ms when the spin
 // lasted ~0.2 ms, 105 with 1 ms). The clock is read, and the processor offered to other
-// goroutines, every teamPollBatch polls. A team larger than GOMAXPROCS polls briefly: its
-// spinning workers would hold the processors the others need.
-const teamSpin = time.Millisecond
-
-const teamPollBatch = 256
+// goroutines, every teamPollBatch polls: each offer takes the scheduler's lock, on which 15
+// spinners yielding every 256 polls queued on the 16-core host. A team larger than
+// GOMAXPROCS polls briefly: its spinning workers would hold the processors the others need.
+const (
+	teamSpin      = time.Millisecond
+	teamPollBatch = 1024
+)
 
 func newTeam(size int) *team {
 	t := &team{size: size, spin: teamSpin, slots: make([]teamSlot, size)}
