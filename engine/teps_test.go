@@ -18,13 +18,16 @@ func TestTEPSEdges(t *testing.T) {
 		directed bool
 		alg      engine.Algorithm
 		src      int64
+		sources  int
 		want     int64
 	}{
-		{"undirected bfs from the triangle", false, engine.BFS, 0, 3},
-		{"undirected sssp from the path", false, engine.SSSP, 4, 3},
-		{"undirected bc from the triangle", false, engine.BC, 1, 3},
-		{"directed bfs from the path's middle", true, engine.BFS, 4, 2},
-		{"undirected cc: the whole graph", false, engine.CC, 0, 6},
+		{"undirected bfs from the triangle", false, engine.BFS, 0, 0, 3},
+		{"undirected sssp from the path", false, engine.SSSP, 4, 0, 3},
+		{"undirected bc from the triangle", false, engine.BC, 1, 0, 3},
+		{"undirected bc from every vertex (components labelled once)", false, engine.BC, 0, -1, 3*3 + 4*3},
+		{"directed bc from every vertex (a search each)", true, engine.BC, 0, -1, 3*3 + 3 + 2 + 1 + 0},
+		{"directed bfs from the path's middle", true, engine.BFS, 4, 0, 2},
+		{"undirected cc: the whole graph", false, engine.CC, 0, 0, 6},
 	} {
 		g, err := loader.FromEdges(7, edges, c.directed, true)
 		if err != nil {
@@ -32,7 +35,7 @@ func TestTEPSEdges(t *testing.T) {
 		}
 		ref, _ := engine.Open("ref")
 		p := engine.DefaultParams()
-		p.Src = c.src
+		p.Src, p.Sources = c.src, c.sources
 		r, err := ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: c.alg, Params: p})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
