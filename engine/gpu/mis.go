@@ -48,8 +48,8 @@ const (
 // resolveMIS fills MIS's auto knobs: resolvePerVertex's, push, Jacobi rounds (sync=sync), and
 // dedup=atomic for the data-driven push's compaction.
 //
-// method=auto is ecl (mis_ecl.go) unless a knob of the rounds is set; ecl runs two launches,
-// or one cooperative launch (fuse=on, auto on sparse graphs: misEclFuse).
+// method=auto is ecl (mis_ecl.go) unless a knob of the rounds is set; ecl runs one cooperative
+// launch (fuse=auto: misEclFuse), or two (fuse=off).
 func resolveMIS(r *run, s *engine.Schedule) error {
 	roundKnobs := s.Driven != engine.DrivenAuto || s.Direction != engine.DirAuto || s.Sync != engine.SyncAuto ||
 		s.Dedup != engine.DedupAuto || s.Frontier != engine.FrontierAuto || s.PushAgg != engine.AggAuto || s.LB != engine.LBAuto
@@ -61,7 +61,7 @@ func resolveMIS(r *run, s *engine.Schedule) error {
 	}
 	if s.Method == engine.ECL {
 		if s.Fuse == engine.FuseAuto {
-			s.Fuse = misEclFuse(r.g.Properties().AvgDegree)
+			s.Fuse = misEclFuse
 		}
 		return nil
 	}

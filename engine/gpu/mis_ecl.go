@@ -22,9 +22,9 @@ import (
 // read too). A thread with at most 32 vertices keeps its undecided ones in a mask and never
 // reads a decided one's status again, and neighbours are checked four at a time (their loads
 // overlap). The kernels take the graph's 32-bit offsets (uploaded once per graph, outside the
-// timing) below 2^32 arcs. fuse=on runs the initialisation and the decisions in one
-// cooperative launch. Nothing is read back inside the timing: the one trace record (the set's
-// size and the passes of the busiest thread) is built after it.
+// timing) below 2^32 arcs. fuse=on (auto) runs the initialisation and the decisions in one
+// cooperative launch, fuse=off in two. Nothing is read back inside the timing: the one trace
+// record (the set's size and the passes of the busiest thread) is built after it.
 func misECL(r *run) error {
 	n := int64(r.n)
 	st, err := r.scratch("mise.stat", n)
@@ -156,14 +156,7 @@ const (
 	misEclIn, misEclOut = 0xfe, 0
 )
 
-// misEclFuse is fuse=auto's choice for method=ecl. On sparse graphs (a road network: average
-// degree under 4) the decisions take a few short passes and the cooperative launch's saved
-// launch gap outweighs its barrier; on denser graphs the two plain launches, which fit more
-// resident threads with 32-bit offsets, were within the spread of the fused one
-// (docs/gpu-notes.md, the ECL methods).
-func misEclFuse(avgDeg float64) engine.Fuse {
-	if avgDeg < 4 {
-		return engine.FuseOn
-	}
-	return engine.FuseOff
-}
+// misEclFuse is fuse=auto's choice for method=ecl: the initialisation and the decisions in one
+// cooperative launch, whose grid-wide barrier costs less than the second launch's gap (at or
+// under the two launches' device time on kron, urand and road graphs, docs/gpu-notes.md).
+const misEclFuse = engine.FuseOn
