@@ -93,7 +93,6 @@ func runBC(ctx context.Context, r *Run) error {
 	if r.Req.Params.Sources == 0 || r.Req.Params.Src < 0 {
 		r.Res.Params.Src = int64(srcs[0]) // the source; with sampled sources, the first (src is unused)
 	}
-	r.blockedOnUniform()
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
 	}

@@ -81,7 +81,6 @@ func runBFS(ctx context.Context, r *Run) error {
 	if err := r.vertexLB(); err != nil {
 		return err
 	}
-	r.blockedOnUniform()
 	if s.Sync == engine.Async {
 		return fmt.Errorf("cpu: bfs sync=async: the CPU BFS is level-synchronous (sync=sync); run sssp for label-correcting traversals: %w", engine.ErrUnsupported)
 	}

@@ -28,9 +28,8 @@ type Run struct {
 	Res     *engine.Result // driver fills the values, Summary counters and Schedule (resolved)
 	Workers int            // resolved worker count
 
-	stop      atomic.Bool  // set when the request's context is cancelled; see stopped
-	team      *team        // the workers of parallel loops, started on first use
-	autoSplit engine.Split // what split=auto runs as (SplitAuto: dynamic); see blockedOnUniform
+	stop atomic.Bool // set when the request's context is cancelled; see stopped
+	team *team       // the workers of parallel loops, started on first use
 
 	// collect, if set by the driver, takes the summary's counts from the values after the
 	// run's clock stops, as the GPU engine's collect does: the time is the kernel's, as

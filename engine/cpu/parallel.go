@@ -138,35 +138,12 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 
 func roundUp(x, a, limit int) int { return min((x+a-1)/a*a, limit) }
 
-// split returns the resolved split knob (auto is dynamic, or what the driver chose).
+// split returns the resolved split knob (auto is dynamic).
 func (r *Run) split() engine.Split {
 	if s := r.Req.Schedule.Split; s != engine.SplitAuto {
 		return s
 	}
-	if r.autoSplit != engine.SplitAuto {
-		return r.autoSplit
-	}
 	return engine.Dynamic
-}
-
-// uniformMaxDegree is the largest maximum degree under which blockedOnUniform splits blocked.
-const uniformMaxDegree = 16
-
-// blockedOnUniform makes split=auto with chunk=auto run as split=blocked (and says so in the
-// result's schedule) on a graph whose maximum degree is at most uniformMaxDegree, for a level-by-level
-// driver (bfs, bc): there every vertex costs about the same, so equal blocks are balanced (as
-// GAPBS's static schedule of its top-down step), with no shared counter for the workers to
-// pass between their cores and no last piece left to one worker, at each of a road graph's
-// thousands of levels (road NE BFS at 2 workers: 36-46 ns a frontier vertex against 40-85
-// dynamic, noisy).
-func (r *Run) blockedOnUniform() {
-	g := r.G
-	if s := r.Req.Schedule; s.Split != engine.SplitAuto || s.Chunk != 0 || g.NumVertices() == 0 ||
-		g.Degree(g.MaxDegreeVertex()) > uniformMaxDegree {
-		return
-	}
-	r.autoSplit = engine.Blocked
-	r.Res.Schedule.Split = engine.Blocked
 }
 
 // stopped reports whether the run's context has been cancelled: one atomic load, cheap
