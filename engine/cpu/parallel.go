@@ -43,9 +43,9 @@ func spawn(workers int, body func(w int)) {
 
 // serialBelow is the loop length under which, with chunk=auto, forRange runs on one worker:
 // starting even one other worker costs more than a hundred items save. Above it, a loop with
-// chunk=auto takes one worker per piece, up to the run's workers, so that a road graph's BFS
-// level of a few hundred vertices runs on a few workers without waking the rest (the team
-// signals only those it uses). A chunk set by hand keeps every worker busy, so that tests on
+// chunk=auto takes one worker per piece and per serialBelow items (two at least), up to the
+// run's workers, so that a road graph's BFS level of a few hundred vertices runs on a few
+// workers without waking the rest (the team signals only those it uses). A chunk set by hand keeps every worker busy, so that tests on
 // small graphs still run the parallel paths.
 const serialBelow = 128
 
@@ -67,7 +67,7 @@ func (r *Run) chunkFor(grain int) int {
 //   - dynamic: pieces of the chunk size taken from a shared counter (the default).
 //
 // The chunk knob, when set, replaces grain; with chunk=auto a range under serialBelow runs on
-// worker 0 alone, and a longer one on at most one worker per piece. With align > 1 every piece boundary is a multiple
+// worker 0 alone, and a longer one on at most one worker per piece and per serialBelow items. With align > 1 every piece boundary is a multiple
 // of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
 // when the run is cancelled are skipped: check r.stopped() after forRange returns.
 func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
@@ -91,7 +91,10 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		case n <= chunk || n < serialBelow && r.Req.Schedule.Chunk <= 0:
 			workers = 1 // too little work to share
 		case r.Req.Schedule.Chunk <= 0:
-			workers = min(workers, (n+chunk-1)/chunk)
+			// a worker a piece, and at least serialBelow items a worker past the second: at
+			// 16 workers a road level of a few hundred vertices woke a dozen workers, each
+			// costing more than its piece saves
+			workers = min(workers, (n+chunk-1)/chunk, max(2, n/serialBelow))
 		}
 	}
 	done := func(w int) {
