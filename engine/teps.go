@@ -13,7 +13,7 @@ import (
 // whole graph: cc, tc, mis and mst count the graph's edges once, pr once per iteration. The
 // edges the run scanned, its work, are Summary.EdgesTraversed; a direction-optimizing BFS
 // scans fewer than it counts here, a pull BFS more. A result without per-vertex values (a
-// restored one) counts -1.
+// restored one), and a directed BC whose sources' searches would pass maxTEPSWork, count -1.
 func TEPSEdges(g *graph.CSR, r *Result) int64 {
 	switch r.Algorithm {
 	case BFS:
@@ -33,6 +33,9 @@ func TEPSEdges(g *graph.CSR, r *Result) int64 {
 		}
 		if !g.Directed && len(srcs) > 1 {
 			return undirectedSourceEdges(g, srcs)
+		}
+		if int64(len(srcs))*(int64(g.NumVertices())+g.NumArcs()) > maxTEPSWork {
+			return -1 // a directed graph's many searches would take the host longer than the run
 		}
 		var sum int64
 		seen := make([]bool, g.NumVertices())
@@ -57,6 +60,10 @@ func TEPSEdges(g *graph.CSR, r *Result) int64 {
 	}
 	return g.NumEdges()
 }
+
+// maxTEPSWork bounds the vertices and arcs that counting a directed BC's TEPS edges may visit
+// (a search from every source); past it the count is -1, as for a restored result.
+const maxTEPSWork = 1 << 31
 
 // undirectedSourceEdges sums, over the sources, the edges of each one's component of an
 // undirected graph: the components are labelled once (union-find over the arcs) instead of a
