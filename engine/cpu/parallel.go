@@ -67,9 +67,10 @@ func (r *Run) chunkFor(grain int) int {
 //   - dynamic: pieces of the chunk size taken from a shared counter (the default).
 //
 // The chunk knob, when set, replaces grain; with chunk=auto a range under serialBelow runs on
-// worker 0 alone, and a longer one on at most one worker per piece and per serialBelow items. With align > 1 every piece boundary is a multiple
-// of align (bitmap words: align 64), so pieces never share a word. Pieces not yet started
-// when the run is cancelled are skipped: check r.stopped() after forRange returns.
+// worker 0 alone, and a longer one on at most one worker per piece and per serialBelow items.
+// With align > 1 every piece boundary is a multiple of align (bitmap words: align 64), so
+// pieces never share a word. Pieces not yet started when the run is cancelled are skipped:
+// check r.stopped() after forRange returns.
 func (r *Run) forRange(n, grain, align int, body func(w, lo, hi int)) {
 	r.forRangeThen(n, grain, align, body, nil)
 }
