@@ -245,26 +245,40 @@ func (s *ssspState) relaxFast(u uint32, du int64, ring *binRing, pushed *int64) 
 	nb := g.Neighbors[lo:hi]
 	ws := g.Weights[lo:hi]
 	ws = ws[:len(nb)]
-	dist := s.dist
-	delta := s.delta
 	for i, v := range nb {
 		wt := int64(ws[i])
 		if wt < 0 {
 			s.neg.Store(true)
 			continue
 		}
-		nd := min(du+wt, infDist-1)
-		old := int64(atomic.LoadInt32(&dist[v]))
-		for nd < old {
-			if atomic.CompareAndSwapInt32(&dist[v], int32(old), int32(nd)) {
-				ring.push(nd/delta, v)
-				*pushed++
-				break
-			}
-			old = int64(atomic.LoadInt32(&dist[v]))
+		if s.relaxArc(v, min(du+wt, infDist-1), ring) {
+			*pushed++
 		}
 	}
 	return hi - lo
+}
+
+// relaxArc offers distance nd to v and bins v in the worker's ring when it took it. The test
+// that most arcs fail is inlined into both relaxation loops; the compare-and-swap loop of an
+// arc that improves v (lowerDist) is a call.
+func (s *ssspState) relaxArc(v uint32, nd int64, ring *binRing) bool {
+	if nd >= int64(atomic.LoadInt32(&s.dist[v])) {
+		return false
+	}
+	return s.lowerDist(v, nd, ring)
+}
+
+// lowerDist lowers v's distance to nd with a compare-and-swap while nd is lower, and bins v.
+func (s *ssspState) lowerDist(v uint32, nd int64, ring *binRing) bool {
+	old := int64(atomic.LoadInt32(&s.dist[v]))
+	for nd < old {
+		if atomic.CompareAndSwapInt32(&s.dist[v], int32(old), int32(nd)) {
+			ring.push(nd/s.delta, v)
+			return true
+		}
+		old = int64(atomic.LoadInt32(&s.dist[v]))
+	}
+	return false
 }
 
 // relaxItemsFast is deltaStep's loop over popped vertices for the relaxFast schedule: it
@@ -309,15 +323,8 @@ func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c
 				s.neg.Store(true)
 				continue
 			}
-			nd := min(du+w, infDist-1)
-			old := int64(atomic.LoadInt32(&dist[v]))
-			for nd < old {
-				if atomic.CompareAndSwapInt32(&dist[v], int32(old), int32(nd)) {
-					ring.push(nd/s.delta, v)
-					c.c++
-					break
-				}
-				old = int64(atomic.LoadInt32(&dist[v]))
+			if s.relaxArc(v, min(du+w, infDist-1), ring) {
+				c.c++
 			}
 		}
 	}
