@@ -84,21 +84,21 @@ __device__ __forceinline__ void d_init(const MisEclArgs& a) {
 // every undecided vertex; a self-loop holds nothing back).
 __device__ __forceinline__ bool beats(u8 sv, u32 v, u8 su, u32 u) { return sv > su || (sv == su && v >= u); }
 
-// wins: (sv, v) beats every undecided neighbour in one list; false at the first group that has
-// one ahead (or In). The neighbours go four at a time: four targets, then their four statuses,
-// so that a long list waits for one load in four instead of every one.
+// wins: (sv, v) beats every undecided neighbour in nbr[e, end); false at the first group that
+// has one ahead (or In). The neighbours go four at a time, and the last one to three together:
+// their targets, then their statuses, so that a list waits for one load in four instead of
+// every one. A missing target of the last group is v itself, which v beats.
 template <typename O>
-__device__ __forceinline__ bool wins(const volatile u8* st, const O* off, const u32* nbr, u32 v, u8 sv) {
-    O e = __ldg(&off[v]);
-    const O end = __ldg(&off[v + 1]);
+__device__ __forceinline__ bool wins(const volatile u8* st, const u32* nbr, O e, const O end, u32 v, u8 sv) {
     for (; e + 4 <= end; e += 4) {
         u32 u0 = __ldg(&nbr[e]), u1 = __ldg(&nbr[e + 1]), u2 = __ldg(&nbr[e + 2]), u3 = __ldg(&nbr[e + 3]);
         u8 s0 = st[u0], s1 = st[u1], s2 = st[u2], s3 = st[u3];
         if (!(beats(sv, v, s0, u0) && beats(sv, v, s1, u1) && beats(sv, v, s2, u2) && beats(sv, v, s3, u3))) return false;
     }
-    for (; e < end; e++) {
-        u32 u = __ldg(&nbr[e]);
-        if (!beats(sv, v, st[u], u)) return false;
+    if (e < end) {
+        u32 u0 = __ldg(&nbr[e]), u1 = e + 1 < end ? __ldg(&nbr[e + 1]) : v, u2 = e + 2 < end ? __ldg(&nbr[e + 2]) : v;
+        u8 s0 = st[u0], s1 = st[u1], s2 = st[u2];
+        return beats(sv, v, s0, u0) && beats(sv, v, s1, u1) && beats(sv, v, s2, u2);
     }
     return true;
 }
@@ -111,14 +111,16 @@ __device__ __forceinline__ void knock_out(volatile u8* st, const O* off, const u
     }
 }
 
-// decide: v (status sv, undecided) joins if it beats every neighbour, setting them Out and
-// itself In; returns whether it did.
+// decide: v (status sv, undecided; its out-list nbr[b, end)) joins if it beats every
+// neighbour, setting them Out and itself In; returns whether it did.
 template <typename O, bool D>
-__device__ __forceinline__ bool decide(const MisEclArgs& a, volatile u8* st, u32 v, u8 sv) {
-    const O* off = (const O*)a.off;
+__device__ __forceinline__ bool decide(const MisEclArgs& a, volatile u8* st, u32 v, u8 sv, O b, O end) {
     const O* ioff = (const O*)a.ioff;
-    if (!wins(st, off, a.nbr, v, sv) || (D && !wins(st, ioff, a.inbr, v, sv))) return false;
-    knock_out(st, off, a.nbr, v);
+    if (!wins(st, a.nbr, b, end, v, sv) || (D && !wins(st, a.inbr, __ldg(&ioff[v]), __ldg(&ioff[v + 1]), v, sv))) return false;
+    for (; b < end; b++) {
+        u32 u = __ldg(&a.nbr[b]);
+        if (u != v) st[u] = OUT;
+    }
     if (D) knock_out(st, ioff, a.inbr, v);
     st[v] = IN;  // In only holds neighbours back: no fence needed before it
     return true;
@@ -133,6 +135,7 @@ __device__ __forceinline__ bool decide(const MisEclArgs& a, volatile u8* st, u32
 template <typename O, bool D>
 __device__ __forceinline__ void d_run(const MisEclArgs& a) {
     volatile u8* st = a.stat;
+    const O* off = (const O*)a.off;
     const u32 n = (u32)a.n, t = (u32)gtid(), stride = (u32)gstride();
     u32 passes = 0;
     if ((u64)n <= (u64)stride * 32) {  // the same branch for the whole grid
@@ -142,8 +145,10 @@ __device__ __forceinline__ void d_run(const MisEclArgs& a) {
             passes++;
             for (u32 m = todo; m; m &= m - 1) {
                 const u32 i = __ffs(m) - 1, v = t + i * stride;
+                // the status and the offsets in flight together (one wait, not two)
                 const u8 sv = st[v];
-                if (!(sv & 1) || decide<O, D>(a, st, v, sv)) todo &= ~(1u << i);
+                const O b = __ldg(&off[v]), end = __ldg(&off[v + 1]);
+                if (!(sv & 1) || decide<O, D>(a, st, v, sv, b, end)) todo &= ~(1u << i);
             }
         }
     } else {
@@ -153,7 +158,7 @@ __device__ __forceinline__ void d_run(const MisEclArgs& a) {
             passes++;
             for (u32 v = t; v < n; v += stride) {
                 const u8 sv = st[v];
-                if ((sv & 1) && !decide<O, D>(a, st, v, sv)) missing = true;
+                if ((sv & 1) && !decide<O, D>(a, st, v, sv, __ldg(&off[v]), __ldg(&off[v + 1]))) missing = true;
             }
         } while (missing);
     }
