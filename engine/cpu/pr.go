@@ -206,7 +206,8 @@ func storeF32(p *float32, x float32) {
 // every component; a uniform 1/V start leaves each component's mass error to decay only by a
 // factor d per sweep (kron graphs have many small components). Otherwise the start is 1/V.
 // Both passes run on the workers.
-func (p *prState) startRanks(rank []float64, contrib []float32) (dangling, spread float64, fixed bool) {
+// Generic in the ranks' type: the Gauss-Seidel sweep keeps them as float32.
+func startRanks[F float32 | float64](p *prState, rank []F, contrib []float32) (dangling, spread float64, fixed bool) {
 	n, d, base := p.n, p.d, p.base
 	off := p.g.Offsets
 	var toff []int64 // in-arc offsets, to tell isolated vertices from dangling ones with in-arcs
@@ -254,7 +255,7 @@ func (p *prState) startRanks(rank []float64, contrib []float32) (dangling, sprea
 			if deg == 0 {
 				x = rd
 			}
-			rank[v] = x
+			rank[v] = F(x)
 			if contrib != nil {
 				c := float32(0)
 				if deg != 0 {

@@ -18,13 +18,14 @@ import (
 //
 // [1] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015.
 
-// pullGS is the Gauss-Seidel pull sweep. contrib holds rank/outdeg as float32 (as GAPBS's
-// float scores: half the memory traffic of the random reads), written as soon as a vertex is
-// done, so later vertices of the same sweep (on any worker) read the new value. Sums are
-// accumulated in float32 as GAPBS's, four at a time (float64 sums cost a conversion per arc,
-// ~8% more CPU time on kron20 and urand20; float32 sums over even 1e5 in-arcs stay within
-// ~1e-5 relative, far under the tolerance in L1). The dangling rank is kept current the same way: each piece adds its
-// change of dangling rank to a shared total, which later pieces spread.
+// pullGS is the Gauss-Seidel pull sweep. Scores (the ranks in stored units, see below) and
+// contributions (score / out-degree) are float32, as GAPBS's float scores: half the memory
+// traffic of float64, and no conversion per arc. A contribution is written as soon as its
+// vertex is done, so later vertices of the same sweep (on any worker) read the new value.
+// Float32 sums over even 1e5 in-arcs stay within ~1e-5 relative, far under the tolerance in
+// L1; the sweep's L1 change and score sum are float64. The dangling rank is kept current the
+// same way: each piece adds its change of dangling rank to a shared total, which later pieces
+// spread.
 //
 // After every sweep the ranks are projected back to sum 1 (the fixed point's sum). A
 // Gauss-Seidel sweep, unlike a Jacobi one, does not conserve the rank mass of a connected
@@ -37,9 +38,13 @@ import (
 func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	n, d, base := p.n, p.d, p.base
 	off, toff, tnb := p.g.Offsets, p.t.Offsets, p.t.Neighbors
-	rank := make([]float64, n)
+	outOff := off
+	if &off[0] == &toff[0] {
+		outOff = nil // undirected: out-degree = in-degree, read from the gather's bounds
+	}
+	score := make([]float32, n)
 	contrib := make([]float32, n)
-	dangling, fixedSpread, fixed := p.startRanks(rank, contrib)
+	dangling, fixedSpread, fixed := startRanks(p, score, contrib)
 	// dang holds the float64 bits of the stored dangling rank, updated as pieces finish.
 	var dang atomic.Uint64
 	dang.Store(math.Float64bits(dangling))
@@ -61,43 +66,7 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			if !fixed {
 				c0 += d * math.Float64frombits(dang.Load()) / float64(n)
 			}
-			var change, sum, ddang float64
-			for u := lo; u < hi; u++ {
-				nb := tnb[toff[u]:toff[u+1]]
-				var s0, s1, s2, s3 float32
-				if raceBuild {
-					for _, v := range nb {
-						s0 += loadF32(&cf[v])
-					}
-				} else {
-					// Plain loads of contributions others may be publishing: see raceBuild.
-					for len(nb) >= 4 { // (no bounds checks on nb[0..3])
-						s0 += cf[nb[0]]
-						s1 += cf[nb[1]]
-						s2 += cf[nb[2]]
-						s3 += cf[nb[3]]
-						nb = nb[4:]
-					}
-					for _, v := range nb {
-						s0 += cf[v]
-					}
-				}
-				x := c0 + d*float64((s0+s1)+(s2+s3))
-				old := rank[u]
-				change += math.Abs(x - old)
-				sum += x
-				rank[u] = x
-				if deg := off[u+1] - off[u]; deg != 0 {
-					c := float32(x / float64(deg))
-					if raceBuild {
-						storeF32(&cf[u], c)
-					} else {
-						cf[u] = c // a plain store (an atomic one is a locked XCHG on amd64): see raceBuild
-					}
-				} else {
-					ddang += x - old
-				}
-			}
+			change, sum, ddang := gsPiece(cf, score, toff, outOff, tnb, lo, hi, float32(c0), float32(d))
 			if ddang != 0 && !fixed {
 				addF((*uint64)(unsafe.Pointer(&dang)), ddang)
 			}
@@ -121,11 +90,12 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 		}
 	}
 	// Scale the stored ranks to the true ones, and sum them for the summary on the way.
+	rank := make([]float64, n)
 	clear(p.cnt)
 	p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
 		sum := 0.0
 		for v := lo; v < hi; v++ {
-			x := rank[v] * scale
+			x := float64(score[v]) * scale
 			rank[v] = x
 			sum += x
 		}
@@ -135,3 +105,69 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	p.haveSum = true
 	return rank, nil
 }
+
+// gsPiece is one piece [lo, hi) of a Gauss-Seidel sweep: each vertex gathers its in-neighbours'
+// contributions from cf, stores its new score (in stored units: c0 + d * the sum) in sc and
+// publishes its contribution (score / out-degree) in cf at once. It returns the piece's L1
+// change, the sum of its new scores and the change of its dangling vertices' scores. off
+// holds the out-arc offsets; nil means they are toff (an undirected graph). A function of its
+// own, not the sweep's closure, so that the loop's slices stay in registers.
+func gsPiece(cf, sc []float32, toff, off []int64, tnb []uint32, lo, hi int, c0, d float32) (change, sum, ddang float64) {
+	// Sliced to the piece so that the loop over ends needs no bounds checks.
+	ends := toff[lo+1 : hi+1]
+	sc = sc[lo:hi]
+	sc = sc[:len(ends)]
+	e := toff[lo]
+	for i, end := range ends {
+		deg := end - e
+		var s float32
+		switch {
+		case raceBuild:
+			for _, v := range tnb[e:end] {
+				s += loadF32(&cf[v])
+			}
+		default:
+			// Plain loads of contributions others may be publishing: see raceBuild. Indexed,
+			// not ranged over a subslice, which costs more than a bounds check per arc on a
+			// vertex of two or three arcs (road graphs). Many arcs get four sums, which break
+			// the chain of dependent adds.
+			j := e
+			if deg >= 8 {
+				var s1, s2, s3 float32
+				for ; j+4 <= end; j += 4 {
+					q := tnb[j : j+4 : j+4]
+					s += cf[q[0]]
+					s1 += cf[q[1]]
+					s2 += cf[q[2]]
+					s3 += cf[q[3]]
+				}
+				s += s1 + (s2 + s3)
+			}
+			for ; j < end; j++ {
+				s += cf[tnb[j]]
+			}
+		}
+		e = end
+		if off != nil {
+			deg = off[lo+i+1] - off[lo+i]
+		}
+		x := c0 + d*s
+		old := sc[i]
+		change += float64(abs32(x - old))
+		sum += float64(x)
+		sc[i] = x
+		if deg != 0 {
+			c := x / float32(deg)
+			if raceBuild {
+				storeF32(&cf[lo+i], c)
+			} else {
+				cf[lo+i] = c // a plain store (an atomic one is a locked XCHG on amd64): see raceBuild
+			}
+		} else {
+			ddang += float64(x - old)
+		}
+	}
+	return change, sum, ddang
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

@@ -24,7 +24,7 @@ func (p *prState) pullJacobi(ctx context.Context) ([]float64, error) {
 	off, toff, tnb := p.g.Offsets, p.t.Offsets, p.t.Neighbors
 	rank := make([]float64, n)
 	contrib, nextContrib := make([]float32, n), make([]float32, n)
-	dangling, _, _ := p.startRanks(rank, contrib)
+	dangling, _, _ := startRanks(p, rank, contrib)
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
 		if err := p.ctxErr(ctx); err != nil {
