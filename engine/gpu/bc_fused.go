@@ -17,8 +17,11 @@ import (
 // expanded by common.cuh's load-balancing strategies as the fused BFS expands its own: a level
 // of at most 64 vertices holding 16K or more edges (a hub's neighbourhood) over the whole
 // grid, the schedule's lb elsewhere (auto: twc's classes, bc_fused_twc). Direction-optimizing
-// forward takes Beamer's
-// decision on the device from the last level's counters. Every level runs over the whole
+// forward takes Beamer's decision on the device from the last level's counters. A pulled
+// level, and a backward level of n/16 edges or more, tests the other level's membership in a
+// bitmap (n bits, which stays in L2 where the depths would be DRAM sectors), a thread, a warp
+// or the block a row by its degree whatever the lb; a pulled level sums its row's sigma in
+// registers. Every level runs over the whole
 // grid: on a road network's thousands of levels of a few hundred vertices, block 0 alone with
 // block barriers was slower (a thread a row walks its edges in turn where the grid gives each
 // row a warp; docs/gpu-notes.md). The host reads back the state
@@ -31,13 +34,15 @@ type bcFused struct {
 	n, m                    int64
 	depth, sigma, acc, cent uint64
 	lq, lens, rows, ctl     uint64
-	levels, src, dir        int64
+	levels                  int64
+	bits                    uint64
+	src, dir                int64
 	alpha, beta             float64
 	init                    int64
 }
 
-var _ [160 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
-var _ [unsafe.Sizeof(bcFused{}) - 160]byte
+var _ [168 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcFused{}) - 168]byte
 
 // Row and state-row words (kernels/bc.cu BcRow, BcCtl).
 const (
@@ -91,6 +96,10 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	if f.ctl, err = r.scratch("bc.ctl", bcCtlWords*8); err != nil {
 		return nil, err
 	}
+	bits, err := r.scratch("bc.bits", (n+31)/32*4)
+	if err != nil {
+		return nil, err
+	}
 	dir := int64(2)
 	switch b.dir {
 	case engine.Push:
@@ -101,7 +110,7 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	a := &b.a
 	f.a = bcFused{off: a.off, nbr: a.nbr, ioff: a.ioff, inbr: a.inbr, n: n, m: r.m,
 		depth: a.depth, sigma: a.sigma, acc: acc.addr(), cent: a.cent,
-		lq: lq.addr(), lens: lens.addr(), rows: rows.addr(), ctl: f.ctl.addr(), levels: f.levels,
+		lq: lq.addr(), lens: lens.addr(), rows: rows.addr(), ctl: f.ctl.addr(), levels: f.levels, bits: bits.addr(),
 		dir: dir, alpha: b.alpha, beta: b.beta, init: 1}
 	if f.a.ioff == 0 {
 		// push only: the backward phase still walks in-edges (predecessors)
@@ -242,6 +251,9 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 		rec := engine.Record{Phase: "backward", Direction: engine.Pull, Mode: engine.Data, InVertices: cnt, InEdges: edges,
 			EdgesScanned: int64(bwd(k, bcREdges)), Time: time.Duration(t - prev), Kernels: kern(time.Duration(t - prev))}
 		rec.Note = f.shape(engine.Push, cnt, edges)
+		if bwd(k, bcRDir)&1 == 1 {
+			rec.Note = fmt.Sprintf("pushed into a bitmap of level %d's %d vertices", k-1, row(k-1, bcRCount))
+		}
 		if err := f.record(rec); err != nil {
 			return err
 		}
@@ -253,6 +265,8 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 // shape says how a level ran (kernels/bc.cu bc_level), for its record's note.
 func (f *bcFusedRun) shape(dir engine.Direction, cnt, edges int64) string {
 	switch {
+	case dir == engine.Pull:
+		return "every unvisited vertex sums its in-neighbours' sigma at this level in registers (a bitmap of the level)"
 	case dir == engine.Push && cnt <= bcHubRows && edges >= bcHubEdges:
 		return "few rows with many edges: each row over the whole grid"
 	case dir == engine.Push && f.b.r.s.LB == engine.LBTWC && cnt <= 4096 && edges >= 8*cnt:

@@ -217,9 +217,10 @@ extern "C" __global__ void __launch_bounds__(BLOCK) bc_halve(const BcArgs a) {
 }
 
 /// Fused single-source BC (fuse=on): the forward and backward phases of one source in one
-/// cooperative launch, a grid barrier between levels, each level expanded by common.cuh's
+/// cooperative launch, a grid barrier between levels, each push level expanded by common.cuh's
 /// load-balancing strategies as the fused BFS expands its levels (a hub's few rows over the whole
-/// grid, twc's degree classes elsewhere).
+/// grid, twc's degree classes elsewhere). Pulled forward levels and big backward levels test
+/// the other level's membership in a bitmap (bc_lists).
 
 // BcFused is bc_fused_<lb>'s parameter, mirrored by bcFused in bc_fused.go (all 8 bytes).
 struct BcFused {
@@ -245,6 +246,8 @@ struct BcFused {
     u64* rows;
     u64* ctl;
     i64 levels;  // capacity of lens (levels + 2 entries) and of each half of rows
+    // bits: one level's members, a bit a vertex, for the bitmap levels (bc_lists)
+    u32* bits;
     // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
     // init: clear every vertex first.
     i64 src;
@@ -254,7 +257,7 @@ struct BcFused {
     i64 init;
 };
 
-static_assert(sizeof(BcFused) == 160, "BcFused must match bcFused in bc_fused.go");
+static_assert(sizeof(BcFused) == 168, "BcFused must match bcFused in bc_fused.go");
 
 // A level's row: edges scanned, vertices found (forward), their out-edges, the time at its
 // end (globaltimer), its vertices, its direction (0 push, 1 pull).
@@ -289,28 +292,166 @@ struct BcPushF {
     }
 };
 
-// BcPullF: a forward pull level d over the in-CSR; every unvisited vertex sums sigma over its
-// in-neighbours at level d (no early exit: every path counts) and joins level d+1 on the first.
-// A row's threads (a warp, a block, under lb=warp|cta) test it at different times, so the test
-// also takes the vertices this level has claimed.
-struct BcPullF {
-    const BcFused& b;
-    int d;
-    __device__ bool row_ok(u32 v) const {
-        int dv = ((volatile int*)b.depth)[v];
-        return dv < 0 || dv == d + 1;
+// bc_bitmap makes b.bits the members of one stored level, lq[base, base+cnt): cleared, a
+// grid barrier, a bit set a member, a grid barrier.
+__device__ void bc_bitmap(const BcFused& b, cg::grid_group& grid, i64 t, i64 nt, i64 base, u32 cnt) {
+    for (i64 i = t; i < (b.n + 31) / 32; i += nt) b.bits[i] = 0;
+    grid.sync();
+    for (i64 i = t; i < cnt; i += nt) {
+        const u32 v = b.lq[base + i];
+        atomicOr(&b.bits[v >> 5], 1u << (v & 31));
     }
-    __device__ bool done(u32) const { return false; }
-    __device__ int edge(u32 v, u32 u, i64, int, u32* out) const {
-        if (b.depth[u] != d) return 0;
-        atomicAdd(&b.sigma[v], b.sigma[u]);
-        if (((volatile int*)b.depth)[v] < 0 && atomicCAS(&b.depth[v], -1, d + 1) == -1) {
-            *out = v;
-            return 1;
+    grid.sync();
+}
+
+// The bitmap levels (bc_lists): a forward pull, a backward push.
+enum { BcFwd = 0, BcBack = 1 };
+
+// Rows of a bitmap level of at least BcWarpRow edges take a warp, of at least BcBlockRow the
+// whole block; shorter ones their own thread.
+enum { BcWarpRow = 32, BcBlockRow = 2048 };
+
+// bc_walk walks one row's list nbr[e, end) with stride step (1: its thread; 32: a warp's lane;
+// BLOCK: the block's thread): for the neighbours in b.bits it sums their sigma (BcFwd) or adds
+// cw into their acc (BcBack). Four neighbours go at once: their ids, then their bitmap words,
+// then their terms, each group of loads in flight together.
+template <int M>
+__device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 e, const i64 end, const int step, const double cw) {
+    double x = 0;
+    for (; e + 3 * step < end; e += 4 * step) {
+        const u32 c0 = __ldg(&nbr[e]), c1 = __ldg(&nbr[e + step]), c2 = __ldg(&nbr[e + 2 * step]), c3 = __ldg(&nbr[e + 3 * step]);
+        const bool h0 = bit_test(b.bits, c0), h1 = bit_test(b.bits, c1), h2 = bit_test(b.bits, c2), h3 = bit_test(b.bits, c3);
+        if (M == BcBack) {
+            if (h0) atomicAdd(&b.acc[c0], cw);
+            if (h1) atomicAdd(&b.acc[c1], cw);
+            if (h2) atomicAdd(&b.acc[c2], cw);
+            if (h3) atomicAdd(&b.acc[c3], cw);
+        } else {
+            const double t0 = h0 ? b.sigma[c0] : 0.0, t1 = h1 ? b.sigma[c1] : 0.0, t2 = h2 ? b.sigma[c2] : 0.0, t3 = h3 ? b.sigma[c3] : 0.0;
+            x += (t0 + t1) + (t2 + t3);
         }
-        return 0;
     }
-};
+    for (; e < end; e += step) {
+        const u32 c = __ldg(&nbr[e]);
+        if (bit_test(b.bits, c)) {
+            if (M == BcBack) atomicAdd(&b.acc[c], cw);
+            else x += b.sigma[c];
+        }
+    }
+    return x;
+}
+
+// bc_lists runs a level whose other side is in b.bits over the rows' lists, a thread, a warp
+// or the block a row by its degree (Merrill's TWC). The membership test reads a bitmap that
+// stays in L2 where a depth would be a DRAM sector.
+//  - BcFwd (forward level d, pulled): the rows are the unvisited vertices, the lists their
+//    in-lists, the members level d. Each row sums its members' sigma in registers and writes
+//    only itself: with a non-zero sum it joins level d+1 with the sum as its sigma (appended
+//    to out at *out_len, one atomic a block). No atomics on sigma, no early exit: every path
+//    counts (Gunrock's and GAPBS's pull, Beamer's direction switch).
+//  - BcBack (backward level d+1, pushed): the rows are level d+1, lq[rbase, rbase+rcnt), the
+//    lists their in-lists, the members level d (their predecessors): each row adds its term
+//    acc + 1 / sigma = (1 + delta) / sigma into its members' acc.
+// Every thread of the grid calls it. Counters: edges scanned, vertices found and (BcFwd) their
+// out-edges (Beamer's scout), one atomic each a block.
+template <int M>
+__device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* counters, u32* out, u32* out_len) {
+    __shared__ double ssum[BLOCK], swsum[BLOCK / 32];
+    __shared__ u32 sbig[BLOCK], snbig, swarp[BLOCK / 32];
+    __shared__ u64 sedges, sfound, sscout;
+    __shared__ u32 sbase;
+    const i64* off = b.ioff;
+    const u32* nbr = b.inbr;
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const i64 items = M == BcFwd ? b.n : rcnt;
+    if (threadIdx.x == 0) sedges = 0, sfound = 0, sscout = 0;
+    __syncthreads();
+    u64 edges = 0, scout = 0;
+    for (i64 chunk = (i64)blockIdx.x * BLOCK; chunk < items; chunk += (i64)gridDim.x * BLOCK) {
+        // 1. The thread's row; a short list is walked by its own thread.
+        const i64 i = chunk + threadIdx.x;
+        u32 r = 0;
+        bool row = false;
+        if (i < items) {
+            r = M == BcFwd ? (u32)i : b.lq[rbase + i];
+            row = M != BcFwd || b.depth[r] < 0;
+        }
+        i64 beg = 0, end = 0;
+        double cw = 0;
+        if (row) {
+            beg = __ldg(&off[r]), end = __ldg(&off[r + 1]);
+            if (M == BcBack) cw = b.acc[r] + 1.0 / b.sigma[r];
+        }
+        const i64 deg = end - beg;
+        edges += deg;
+        if (threadIdx.x == 0) snbig = 0;
+        ssum[threadIdx.x] = deg < BcWarpRow ? bc_walk<M>(b, nbr, beg, end, 1, cw) : 0.0;
+        __syncthreads();
+        // 2. Lists of a warp's size: the warp walks them one after another.
+        for (u32 m = __ballot_sync(0xffffffffu, deg >= BcWarpRow && deg < BcBlockRow); m; m &= m - 1) {
+            const int l = __ffs(m) - 1;
+            const i64 wb = __shfl_sync(0xffffffffu, beg, l), we = __shfl_sync(0xffffffffu, end, l);
+            double x = bc_walk<M>(b, nbr, wb + lane, we, 32, __shfl_sync(0xffffffffu, cw, l));
+            if (M == BcFwd) {
+                for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+                if (lane == l) ssum[threadIdx.x] = x;
+            }
+        }
+        // 3. Long lists: the whole block walks them one after another.
+        if (deg >= BcBlockRow) sbig[atomicAdd(&snbig, 1u)] = threadIdx.x;
+        __syncthreads();
+        for (u32 k = 0; k < snbig; k++) {
+            const u32 owner = sbig[k];
+            const u32 rr = M == BcFwd ? (u32)(chunk + owner) : b.lq[rbase + chunk + owner];
+            const double rcw = M == BcBack ? b.acc[rr] + 1.0 / b.sigma[rr] : 0.0;
+            double x = bc_walk<M>(b, nbr, __ldg(&off[rr]) + threadIdx.x, __ldg(&off[rr + 1]), BLOCK, rcw);
+            if (M == BcFwd) {
+                for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+                if (lane == 0) swsum[wid] = x;
+                __syncthreads();
+                if (threadIdx.x == 0) {
+                    double t = 0;
+                    for (int w = 0; w < BLOCK / 32; w++) t += swsum[w];
+                    ssum[owner] = t;
+                }
+                __syncthreads();
+            }
+        }
+        const double sum = ssum[threadIdx.x];
+        // 4. The row's result (forward).
+        if (M == BcFwd) {
+            const bool found = row && sum > 0;
+            if (found) b.sigma[r] = sum, b.depth[r] = d + 1;
+            const u32 fm = __ballot_sync(0xffffffffu, found);
+            if (lane == 0) swarp[wid] = __popc(fm);
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                u32 tot = 0;
+                for (int w = 0; w < BLOCK / 32; w++) {
+                    const u32 c = swarp[w];
+                    swarp[w] = tot;
+                    tot += c;
+                }
+                sbase = tot ? atomicAdd(out_len, tot) : 0;
+                sfound += tot;
+            }
+            __syncthreads();
+            if (found) {
+                out[sbase + swarp[wid] + __popc(fm & ((1u << lane) - 1))] = r;
+                scout += (u64)(b.off[r + 1] - b.off[r]);
+            }
+        }
+        __syncthreads();
+    }
+    if (edges) atomicAdd(&sedges, edges);
+    if (scout) atomicAdd(&sscout, scout);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (sedges) atomicAdd(&counters[REdges], sedges);
+        if (sfound) atomicAdd(&counters[RPushes], sfound);
+        if (sscout) atomicAdd(&counters[RScout], sscout);
+    }
+}
 
 // BcBackF: a backward level d over the in-CSR; every vertex w of level d, whose acc is final,
 // adds 1/sigma[w] + acc[w] = (1 + delta[w]) / sigma[w] to the acc of its predecessors (its
@@ -359,9 +500,10 @@ __device__ __forceinline__ void bc_clear_rows(const BcFused& b, i64 k) {
 //  1. prologue: clear every vertex (init), start the source;
 //  2. forward: level k reads lq[base, base+cnt) and appends level k+1 after it; before each
 //     level every thread takes Beamer's push/pull decision from the last level's counters
-//     (dir 2), alike;
+//     (dir 2), alike; a pull level sums over a bitmap of level k (bc_lists BcFwd);
 //  3. backward: from the deepest level up to level 2, each level pushes its coefficients into
-//     its predecessors' acc (level 1's go to the source, whose dependency is not counted);
+//     its predecessors' acc (level 1's go to the source, whose dependency is not counted),
+//     through a bitmap of the predecessors' level when it has n/16 edges or more;
 //  4. epilogue: every reached vertex but the source adds delta = sigma x acc to its
 //     centrality and is reset for the next source.
 template <int LB>
@@ -411,9 +553,8 @@ __device__ void bc_fused_loop(const BcFused& b) {
         s.out_len = b.lens + st.k + 1;
         s.out_cap = b.n - st.base - cnt;
         if (st.dir == 1) {
-            s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KAll;
-            BcPullF f{b, (int)st.k};
-            advance<LB>(s, sh, f);
+            bc_bitmap(b, grid, t, nt, st.base, cnt);
+            bc_lists<BcFwd>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
         } else {
             // the level's size is read through s.in_len from a register copy, not from L2
             // again after the barrier
@@ -441,15 +582,24 @@ __device__ void bc_fused_loop(const BcFused& b) {
         u32 cnt = ((volatile u32*)b.lens)[k];
         i64 sc = (i64)((volatile u64*)b.rows)[(k - 1) * BcRow + RScout];
         base -= cnt;
-        u32 in_cnt = cnt;  // read through s.in_len from a register copy
         s.counters = b.rows + (b.levels + k) * BcRow;
-        s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KQueue;
-        s.in_q = b.lq + base, s.in_len = &in_cnt;
-        s.out_q = nullptr, s.out_len = nullptr, s.out_cap = 0;
-        BcBackF f{b, (int)k};
-        bc_level<LB>(s, sh, f, cnt, sc);
+        // a big level pushes into a bitmap of its predecessors (bc_lists), not through their
+        // depths; the bitmap's clearing and two barriers pay from n/16 edges
+        const bool big = sc >= (b.n >> 4);
+        if (big) {
+            const u32 pcnt = ((volatile u32*)b.lens)[k - 1];
+            bc_bitmap(b, grid, t, nt, base - pcnt, pcnt);
+            bc_lists<BcBack>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
+        } else {
+            u32 in_cnt = cnt;  // read through s.in_len from a register copy
+            s.off = b.ioff, s.nbr = b.inbr, s.in_kind = KQueue;
+            s.in_q = b.lq + base, s.in_len = &in_cnt;
+            s.out_q = nullptr, s.out_len = nullptr, s.out_cap = 0;
+            BcBackF f{b, (int)k};
+            bc_level<LB>(s, sh, f, cnt, sc);
+        }
         grid.sync();
-        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = 0;
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = big;
         k--;
     }
     /// 4. Epilogue.
@@ -463,7 +613,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
 
 // bc_fused_<lb>: one source, both phases, one cooperative launch (fuse=on).
 #define BC_FUSED(LBNAME, LB) \
-    extern "C" __global__ void __launch_bounds__(BLOCK) bc_fused_##LBNAME(const BcFused b) { bc_fused_loop<LB>(b); }
+    extern "C" __global__ void __launch_bounds__(BLOCK, 4) bc_fused_##LBNAME(const BcFused b) { bc_fused_loop<LB>(b); }
 BC_FUSED(thread, LThread)
 BC_FUSED(warp, LWarp)
 BC_FUSED(cta, LCTA)
