@@ -55,8 +55,20 @@ type mstRun struct {
 func runMST(ctx context.Context, r *Run) error {
 	g := r.G
 	s := &r.Res.Schedule
+	if s.Method == engine.MethodAuto {
+		// ECL-MST's edge worklist where it wins on this engine: undirected graphs that are
+		// sparse (road networks: many rounds, few edges left after the first) or weighted
+		// (its light-edge filter); an unweighted dense graph has no light edges to start
+		// from, and the vertex rounds' cheap first test of a component's offers wins there
+		s.Method = engine.Boruvka
+		roundKnobs := s.Driven != engine.DrivenAuto || s.Frontier != engine.FrontierAuto || s.Update != engine.UpdateAuto
+		sparse := g.NumArcs() < 4*int64(g.NumVertices())
+		if !g.Directed && !roundKnobs && (sparse || g.Weights != nil) && g.NumArcs() < 1<<32 {
+			s.Method = engine.ECL
+		}
+	}
 	if s.Method == engine.ECL {
-		return fmt.Errorf("cpu: mst: method=ecl: %w (Boruvka over a worklist of edges is the GPU engine's; the CPU runs method=boruvka)", engine.ErrUnsupported)
+		return runMSTECL(ctx, r)
 	}
 	if s.Driven == engine.DrivenAuto {
 		s.Driven = engine.Data
@@ -119,14 +131,21 @@ func runMST(ctx context.Context, r *Run) error {
 			break
 		}
 	}
+	finishForest(r, m.forest)
+	return nil
+}
+
+// finishForest gathers the workers' forest arcs into Result.Forest, ascending, with the
+// summary: total weight, edges and components.
+func finishForest(r *Run, parts [][]int64) {
 	var forest []int64
-	for _, f := range m.forest {
+	for _, f := range parts {
 		forest = append(forest, f...)
 	}
 	slices.Sort(forest)
 	var total int64
 	for _, a := range forest {
-		total += int64(engine.ArcWeight(g, a))
+		total += int64(engine.ArcWeight(r.G, a))
 	}
 	if forest == nil {
 		forest = []int64{}
@@ -134,8 +153,7 @@ func runMST(ctx context.Context, r *Run) error {
 	r.Res.Forest = forest
 	r.Res.Summary.TotalWeight = total
 	r.Res.Summary.ForestEdges = int64(len(forest))
-	r.Res.Summary.Components = int64(n - len(forest))
-	return nil
+	r.Res.Summary.Components = int64(r.G.NumVertices() - len(forest))
 }
 
 // key returns arc a's key (its source found by binary search).
