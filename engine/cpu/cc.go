@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -154,14 +155,14 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
-// lookAhead is how many vertices ahead Afforest's neighbour rounds load the labels they will
-// link with (urand20 CC ~15% faster at 16, less at 6; kron20 unchanged).
+// lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
+// will link with: far enough for the lines to arrive before those links.
 const lookAhead = 16
 
 // nearLabels reports whether most sampled vertices' first arcs join vertices whose labels lie
 // within nearIDs of each other, as on a road graph numbered along its geometry: there the
-// labels the neighbour rounds read are mostly cached as the sweep passes, and loading them
-// ahead (lookAhead) only adds loads; on kron and urand graphs almost no arc is near.
+// labels the neighbour rounds read are mostly cached as the sweep passes, and prefetching
+// them (lookAhead) only adds work; on kron and urand graphs almost no arc is near.
 func nearLabels(g *graph.CSR) bool {
 	const samples, nearIDs = 256, 1 << 14 // 64 KB of labels either side
 	n := g.NumVertices()
@@ -203,16 +204,15 @@ func (c *ccState) afforest(ctx context.Context) error {
 	ahead := !nearLabels(g)
 	c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
 		var scanned int64
-		var touch uint32
 		for u := lo; u < hi; u++ {
 			if a := u + lookAhead; ahead && a < hi {
-				// Load the labels a later vertex will link with now, so that their cache
+				// Prefetch the labels a later vertex will link with, so that their cache
 				// misses overlap this vertex's links (each ends in a CAS, which on x86
-				// waits for earlier loads: the misses would otherwise come one by one).
+				// would wait for loads: the misses would then come one by one).
 				if s, e := off[a], off[a+1]; s < e {
-					touch += atomic.LoadUint32(&comp[nb[s]]) // (a plain MOV on amd64)
+					prefetch(unsafe.Pointer(&comp[nb[s]]))
 					if s+1 < e {
-						touch += atomic.LoadUint32(&comp[nb[s+1]])
+						prefetch(unsafe.Pointer(&comp[nb[s+1]]))
 					}
 				}
 			}
@@ -225,7 +225,6 @@ func (c *ccState) afforest(ctx context.Context) error {
 			}
 		}
 		c.cnt[w].a += scanned
-		c.cnt[w].d += int64(touch) // keeps the loads
 	})
 	c.compress()
 	tot := sumCounters(c.cnt)

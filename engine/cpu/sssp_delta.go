@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
 )
@@ -114,10 +115,9 @@ type binRing struct {
 	bins   [][]uint32
 	spare  []uint32
 	lo     int64 // the current bucket: no pending bucket is below it
-	touch  int64 // sink of relaxItemsFast's touching loads
 	far    []farItem
 	farMin int64    // the smallest bucket in far (noBin when far is empty)
-	_      [32]byte // 128 bytes: workers' rings share no cache line (touch and lo are written as neighbours read)
+	_      [40]byte // 128 bytes: workers' rings share no cache line (lo is written as neighbours read)
 }
 
 type farItem struct {
@@ -283,23 +283,24 @@ func (s *ssspState) lowerDist(v uint32, nd int64, ring *binRing) bool {
 
 // relaxItemsFast is deltaStep's loop over popped vertices for the relaxFast schedule: it
 // skips the stale ones (below the bucket's first distance, floor) and relaxes the others,
-// counting into c as deltaStep's body does. Each step touches what later steps will miss
+// counting into c as deltaStep's body does. Each step prefetches what later steps will miss
 // on: the distance and the offsets of the vertex 8 on, and the first arc (neighbour and
-// weight) of the vertex 4 on, whose offsets were touched 4 steps before; the misses then
-// overlap with this vertex's work instead of following it (Go has no prefetch instruction).
+// weight) of the vertex 4 on, whose offsets were prefetched 4 steps before; the misses then
+// overlap with this vertex's work, compare-and-swaps included, instead of following it.
 func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c *counters) {
 	g := s.g
 	off, nb, ws, dist := g.Offsets, g.Neighbors, g.Weights, s.dist
 	last := int64(len(nb) - 1)
-	var touch int64
 	for i, u := range items {
 		if i+8 < len(items) {
 			a := items[i+8]
-			touch ^= off[a] ^ int64(atomic.LoadInt32(&dist[a]))
+			prefetch(unsafe.Pointer(&off[a]))
+			prefetch(unsafe.Pointer(&dist[a]))
 		}
 		if i+4 < len(items) && last >= 0 {
 			e := min(off[items[i+4]], last)
-			touch ^= int64(nb[e]) ^ int64(ws[e])
+			prefetch(unsafe.Pointer(&nb[e]))
+			prefetch(unsafe.Pointer(&ws[e]))
 		}
 		du := int64(atomic.LoadInt32(&dist[u]))
 		if du < floor {
@@ -328,7 +329,6 @@ func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c
 			}
 		}
 	}
-	ring.touch ^= touch // keeps the touching loads
 }
 
 // ssspShortList is the longest arc list relaxItemsFast relaxes inline.
