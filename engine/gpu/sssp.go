@@ -80,7 +80,9 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 // factor that grows as the degree falls, so that each near phase has enough work to fill the
 // GPU on sparse, high-diameter graphs (road networks) without much redundant relaxation on
 // dense ones: three quarters of the mean weight on even dense degrees, 16 times wider on
-// skewed graphs. Unweighted graphs count every edge as 1 (NY.gr, average degree 2.8: delta 11,
+// skewed graphs, and 32 times on road networks (average degree under 4, an estimated diameter
+// of 500 or more), whose thousands of steps cost more than the extra relaxations of wider
+// buckets. Unweighted graphs count every edge as 1 (NY.gr, average degree 2.8: delta 11,
 // where a fixed delta 1 ran hundreds of one-level phases, twice as slow as delta 64).
 func autoDelta(r *run) int {
 	g := r.g
@@ -102,6 +104,13 @@ func autoDelta(r *run) int {
 		// even, dense degrees (urand): three quarters of the mean weight; each near phase
 		// still fills the GPU (fused with push_agg=block, delta 96 beat 63 and 128)
 		f = 0.75
+	}
+	if p.AvgDegree < 4 && p.Diameter >= 500 {
+		// a road network (sparse, thousands of levels): 32 times the mean weight, about
+		// twice the degree rule's width, so that fewer near-far steps each relax more
+		if f < 32 {
+			f = 32
+		}
 	}
 	if float64(p.MaxDegree) > 100*p.AvgDegree {
 		// skewed (kron): hubs settle most vertices in a few wide buckets (delta 1024 to 4096
