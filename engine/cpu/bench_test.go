@@ -75,7 +75,10 @@ type errSkip string
 
 func (e errSkip) Error() string { return string(e) }
 
-func benchRun(b *testing.B, f *fixture, a engine.Algorithm) {
+func benchRun(b *testing.B, f *fixture, a engine.Algorithm) { benchRunWith(b, f, a, "") }
+
+// benchRunWith is benchRun with knobs ("knob=value ...") set on the default schedule.
+func benchRunWith(b *testing.B, f *fixture, a engine.Algorithm, knobs string) {
 	g := f.get(b)
 	e, err := engine.Open("cpu")
 	if err != nil {
@@ -84,7 +87,7 @@ func benchRun(b *testing.B, f *fixture, a engine.Algorithm) {
 	sched := engine.Schedule{Workers: 2}
 	// GWORKBENCH_SCHEDULE="knob=value ..." runs another schedule (for exploring; the
 	// recorded figures use the default).
-	for _, kv := range strings.Fields(os.Getenv("GWORKBENCH_SCHEDULE")) {
+	for _, kv := range strings.Fields(knobs + " " + os.Getenv("GWORKBENCH_SCHEDULE")) {
 		k, v, _ := strings.Cut(kv, "=")
 		if err := sched.Set(k, v); err != nil {
 			b.Fatal(err)
@@ -136,6 +139,19 @@ func BenchmarkBFS(b *testing.B)  { benchGraphs(b, engine.BFS) }
 func BenchmarkSSSP(b *testing.B) { benchGraphs(b, engine.SSSP) }
 func BenchmarkCC(b *testing.B)   { benchGraphs(b, engine.CC) }
 func BenchmarkPR(b *testing.B)   { benchGraphs(b, engine.PR) }
+
+// BenchmarkMST runs the vertex rounds and ECL-MST's edge worklist side by side on each graph
+// (auto picks ecl on all four: they are weighted).
+func BenchmarkMST(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		f    *fixture
+	}{{"kron20", kron20}, {"urand20", urand20}, {"NY", ny}, {"NE", ne}} {
+		for _, m := range []string{"boruvka", "ecl"} {
+			b.Run(c.name+"/"+m, func(b *testing.B) { benchRunWith(b, c.f, engine.MST, "method="+m) })
+		}
+	}
+}
 
 // cpuTime returns the process's user+system CPU time.
 func cpuTime() time.Duration {

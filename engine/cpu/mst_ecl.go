@@ -100,9 +100,10 @@ func runMSTECL(ctx context.Context, r *Run) error {
 				return err
 			}
 			t := time.Now()
-			in := int64(len(m.list))
+			in, scanned := int64(len(m.list)), int64(len(m.list))
 			if first {
-				in = g.NumArcs() / 2
+				// the phase reads every arc of the lists and takes each edge once
+				in, scanned = g.NumArcs()/2, g.NumArcs()
 			}
 			left := m.filter(round, first, light, phase == 1)
 			if r.stopped() {
@@ -110,7 +111,7 @@ func runMSTECL(ctx context.Context, r *Run) error {
 			}
 			joined := m.join(round)
 			r.emit(engine.Record{Iter: round, Phase: "ecl", Direction: engine.Push, Mode: engine.Data,
-				InVertices: in, OutVertices: left, EdgesScanned: in, Time: time.Since(t),
+				InVertices: in, OutVertices: left, EdgesScanned: scanned, Time: time.Since(t),
 				Note: fmt.Sprintf("%d edges in, %d between two components, %d joined", in, left, joined)})
 			round++
 			if left == 0 {
