@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -128,6 +127,7 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		}
 	}
 	first := map[*timedRow]bool{}
+	gc := newGCGuard()
 	one := func(t *timedRow, i int, counted bool, last bool) error {
 		sp := t.sp.srcFor(i)
 		live := "off"
@@ -138,9 +138,8 @@ func (s *Session) timeRows(ctx context.Context, rows []*timedRow, def int, progr
 		if last {
 			name = t.name
 		}
-		// A collection of the earlier runs' garbage would otherwise land inside some runs and
-		// not others: collect it before each run, as testing.B does before a benchmark.
-		runtime.GC()
+		// a collection of the earlier runs' garbage would otherwise land inside some runs
+		gc.beforeRun()
 		r, err := s.execute(ctx, sp, live, name)
 		if err != nil {
 			if ctx.Err() != nil {
