@@ -8,11 +8,11 @@ import (
 // gcGuard keeps the garbage collector out of timed runs without collecting before every run.
 // A collection inside a run would land in some runs and not others; a collection before every
 // run (as testing.B does once before a benchmark) empties the allocator's per-processor caches,
-// so every run's first allocations refill them: several microseconds on a run of tens (a CPU
-// BFS of kron scale 12, 1 worker: 55 us a run with it against 46-49 without). So the guard
-// collects before a run only when that run, allocating twice the most any earlier iteration
-// did, could use up half the room the last collection left before the collector's goal (the
-// collector starts its cycle before the heap reaches the goal).
+// so every run's first allocations refill them, several microseconds on a run of tens
+// (docs/gpu-notes.md has the figures). So the guard collects before a run only when that run,
+// allocating twice the most any earlier iteration did, could use up half the room the last
+// collection left before the collector's goal (the collector starts its cycle before the heap
+// reaches the goal).
 type gcGuard struct {
 	samples [3]metrics.Sample
 	last    uint64 // bytes allocated since the process started, at the previous check
