@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,12 +68,14 @@ type bcRun struct {
 	alpha  float64
 	beta   float64
 	depth  []int32
-	sigma  []float64
-	coef   []float64 // (1 + delta[w]) / sigma[w] once w's dependency is final
+	sigma  []float64 // path counts; once w's dependency is final, its coefficient (1 + delta[w]) / sigma[w]
 	cent   []float64
+	half   float64  // 1/2 on an undirected graph (each path found from both ends), else 1
 	queue  []uint32 // data-driven: the vertices in visiting order; level d is queue[bounds[d]:bounds[d+1]]
 	bounds []int
 	arcs   []int64   // data-driven: arcs[d] is the out-arcs of level d, counted going forward
+	succ   []uint32  // data-driven push: succ[i] marks the successor arcs of queue[i] (bcSuccAll: too many)
+	masked []bool    // masked[d]: level d went forward by push, so its succ entries are set
 	next   *segQueue // the level being discovered, per worker
 	unv    []uint32  // data-driven pull: vertices not yet visited
 	rest   *segQueue // ... and the ones that stay unvisited
@@ -140,7 +143,11 @@ func runBC(ctx context.Context, r *Run) error {
 	}
 	sc := getBCScratch(n)
 	defer bcScratchPool.Put(sc)
-	b.depth, b.sigma, b.coef = sc.depth, sc.sigma, sc.coef
+	b.depth, b.sigma, b.succ = sc.depth, sc.sigma, sc.succ
+	b.half = 1
+	if !g.Directed {
+		b.half = 0.5
+	}
 	r.forRange(n, 4096, 1, func(_, lo, hi int) {
 		for v := lo; v < hi; v++ {
 			b.depth[v] = -1
@@ -169,13 +176,6 @@ func runBC(ctx context.Context, r *Run) error {
 			r.Res.Summary.Reached = reached
 		}
 	}
-	if !g.Directed {
-		r.forRange(n, 4096, 1, func(_, lo, hi int) {
-			for v := lo; v < hi; v++ {
-				b.cent[v] /= 2
-			}
-		})
-	}
 	r.Res.Centrality = b.cent
 	return nil
 }
@@ -191,6 +191,7 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed, last bool, not
 		b.queue = append(b.queue[:0], src)
 		b.bounds = append(b.bounds[:0], 0, 1)
 		b.arcs = append(b.arcs[:0], b.g.Degree(src))
+		b.masked = b.masked[:0]
 	}
 	if b.data && b.dir == engine.Pull {
 		b.unv = b.unv[:0]
@@ -219,6 +220,9 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed, last bool, not
 			return 0, err
 		}
 		if b.dir == engine.DirAuto {
+			if frontierEdges < 0 && dir == engine.Push && float64(frontier) >= float64(b.n)/b.beta {
+				frontierEdges = b.levelArcs(d) // (a push step leaves them uncounted: see push)
+			}
 			switch {
 			case dir == engine.Push && float64(frontierEdges) > float64(edgesToCheck)/b.alpha && float64(frontier) >= float64(b.n)/b.beta:
 				dir = engine.Pull
@@ -245,6 +249,7 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed, last bool, not
 		mode := engine.Data
 		if dir == engine.Push {
 			found, outEdges, scanned = b.push(d)
+			frontierEdges = scanned // a push scans every out-arc of its frontier
 		} else {
 			found, outEdges, scanned = b.pull(d)
 		}
@@ -253,7 +258,9 @@ func (b *bcRun) source(ctx context.Context, src uint32, detailed, last bool, not
 		}
 		if b.data {
 			b.bounds = append(b.bounds, len(b.queue))
+			b.arcs[d] = frontierEdges
 			b.arcs = append(b.arcs, outEdges)
+			b.masked = append(b.masked, dir == engine.Push)
 		}
 		if detailed {
 			r.emit(engine.Record{Iter: b.iter, Phase: "forward", Direction: dir, Mode: mode,
@@ -314,47 +321,59 @@ func modeOf(data bool) engine.Driven {
 // level returns the stored level d (data-driven).
 func (b *bcRun) level(d int32) []uint32 { return b.queue[b.bounds[d]:b.bounds[d+1]] }
 
-// push is one top-down step from level d: it returns the vertices found at level d+1, their
-// out-edges, and the edges scanned.
+// push is one top-down step from level d: it returns the vertices found at level d+1, -1 for
+// their out-edges (counting them would load every found vertex's offsets, a miss each, for a
+// figure that only a big frontier needs: source counts those with levelArcs), and the edges
+// scanned. Over stored levels it marks each frontier vertex's successor arcs in succ, as
+// GAPBS's bc.cc marks them in a bitmap of arcs, so that the backward step loads no depths;
+// here the marks are a word per vertex, kept at its place in the queue and written by the
+// worker that pushes from it: no atomics, and the backward step reads them in order.
 func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 	r, g := b.r, b.g
 	clear(b.cnt)
 	b.next.reset()
 	off, nbs, depth, sigma := g.Offsets, g.Neighbors, b.depth, b.sigma
 	nd := d + 1
-	// visit pushes from u; the caller keeps the worker's next-level segment and tallies in
-	// locals (the segments' headers share a cache line: appending through them from two
-	// workers moved it between their cores at every vertex found).
-	visit := func(u uint32, buf []uint32, c *counters) []uint32 {
+	// visit pushes from u and returns its successor marks; the caller keeps the worker's
+	// next-level segment and tallies in locals (the segments' headers share a cache line:
+	// appending through them from two workers moved it between their cores at every vertex
+	// found).
+	visit := func(u uint32, buf []uint32, c *counters) ([]uint32, uint32) {
 		su := sigma[u]
 		nb := nbs[off[u]:off[u+1]]
 		c.c += int64(len(nb))
-		for _, v := range nb {
+		var m uint32
+		for i, v := range nb {
 			dv := atomic.LoadInt32(&depth[v])
 			if dv < 0 {
 				if atomic.CompareAndSwapInt32(&depth[v], -1, nd) {
 					c.a++
-					c.b += off[v+1] - off[v]
 					buf = append(buf, v)
+					prefetch(unsafe.Pointer(&off[v])) // for the next step, which pushes from v
 				}
 				dv = nd
 			}
 			if dv == nd {
 				atomicAddFloat64(&sigma[v], su)
+				m |= 1 << (uint(i) & 31)
 			}
 		}
-		return buf
+		if len(nb) >= 32 {
+			m = bcSuccAll
+		}
+		return buf, m
 	}
 	if b.data {
-		f := b.level(d)
+		base := b.bounds[d]
+		f, succ := b.level(d), b.succ[base:b.bounds[d+1]]
 		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
 			var c counters
 			buf := b.next.seg[w]
-			for _, u := range f[lo:hi] {
-				buf = visit(u, buf, &c)
+			for i := lo; i < hi; i++ {
+				buf, succ[i] = visit(f[i], buf, &c)
 			}
 			b.next.seg[w] = buf
-			b.cnt[w].a, b.cnt[w].b, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].b+c.b, b.cnt[w].c+c.c
+			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].c+c.c
 		})
 		b.appendNext()
 	} else {
@@ -363,14 +382,45 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 			var buf []uint32 // (the levels are not stored)
 			for u := lo; u < hi; u++ {
 				if atomic.LoadInt32(&depth[u]) == d {
-					buf = visit(uint32(u), buf[:0], &c)
+					buf, _ = visit(uint32(u), buf[:0], &c)
 				}
 			}
-			b.cnt[w].a, b.cnt[w].b, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].b+c.b, b.cnt[w].c+c.c
+			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].c+c.c
 		})
 	}
 	s := sumCounters(b.cnt)
-	return s.a, s.b, s.c
+	return s.a, -1, s.c
+}
+
+// bcSuccAll is the successor marks of a vertex of 32 or more out-arcs: the backward step tests
+// its arcs' depths instead.
+const bcSuccAll = 1<<32 - 1
+
+// levelArcs returns the out-arcs of level d.
+func (b *bcRun) levelArcs(d int32) int64 {
+	clear(b.cnt)
+	off := b.g.Offsets
+	if b.data {
+		f := b.level(d)
+		b.r.forRange(len(f), 4096, 1, func(w, lo, hi int) {
+			var a int64
+			for _, v := range f[lo:hi] {
+				a += off[v+1] - off[v]
+			}
+			b.cnt[w].a += a
+		})
+	} else {
+		b.r.forRange(b.n, 4096, 1, func(w, lo, hi int) {
+			var a int64
+			for v := lo; v < hi; v++ {
+				if atomic.LoadInt32(&b.depth[v]) == d {
+					a += off[v+1] - off[v]
+				}
+			}
+			b.cnt[w].a += a
+		})
+	}
+	return sumCounters(b.cnt).a
 }
 
 // pull is one bottom-up step into level d+1: every unvisited vertex sums sigma over its
@@ -448,9 +498,10 @@ func (b *bcRun) appendNext() {
 // backward computes the dependencies of level d from those of level d+1 and adds them to the
 // centralities. It returns the vertices of the level, the edges scanned and the direction.
 //
-// Pull (each v of level d sums over its out-arcs): successors are told by a bitmap of level
-// d+1, a cached bit test per arc, so that only successor arcs load a quotient from the
-// (uncached) coef array: on a random graph most arcs of the widest level lead sideways or
+// Pull (each v of level d sums over its out-arcs): successors are told by the marks that the
+// forward push left (succ), or, after a pull step or into a level of bcMarkFrom or more, by a
+// bitmap of level d+1, a cached bit test per arc, so that only successor arcs load a quotient
+// (uncached): on a random graph most arcs of the widest level lead sideways or
 // back. Level d's own quotients can then be written at once: no reader of this step looks at
 // level d. Over stored levels, when level d+1 has under a quarter of the in-arcs that level d
 // has out-arcs (the level after the widest, on a random graph), the step pushes instead: each w of level d+1 adds its quotient
@@ -460,12 +511,16 @@ func (b *bcRun) appendNext() {
 func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.Direction) {
 	r, g := b.r, b.g
 	clear(b.cnt)
+	sigma, cent, half := b.sigma, b.cent, b.half
+	// finish turns v's path count into its coefficient, in place: the path count is read
+	// by v alone from here on. A leaf of the shortest-path DAG adds nothing (no load of its
+	// centrality).
 	finish := func(v uint32, s float64) {
-		sv := b.sigma[v]
+		sv := sigma[v]
 		delta := sv * s
-		b.coef[v] = (1 + delta) / sv
-		if v != src {
-			b.cent[v] += delta
+		sigma[v] = (1 + delta) / sv
+		if delta != 0 && v != src {
+			cent[v] += delta * half
 		}
 	}
 	if b.data {
@@ -494,7 +549,7 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 			front := b.markLevel(d)
 			r.forRange(len(next), 64, 1, func(_, lo, hi int) {
 				for _, w := range next[lo:hi] {
-					cw := b.coef[w]
+					cw := sigma[w]
 					for _, v := range gt.Neighbors[gt.Offsets[w]:gt.Offsets[w+1]] {
 						if front.has(v) {
 							atomicAddFloat64(&acc[v], cw)
@@ -511,6 +566,11 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 			return int64(len(f)), pushArcs, engine.Push
 		}
 	}
+	if b.data && b.masked[d] && len(b.level(d+1)) < bcMarkFrom {
+		f, succ := b.level(d), b.succ[b.bounds[d]:b.bounds[d+1]]
+		r.forRange(len(f), 64, 1, func(_, lo, hi int) { b.backMarked(f[lo:hi], succ[lo:hi], d+1, src) })
+		return int64(len(f)), b.arcs[d], engine.Pull
+	}
 	if b.data && len(b.level(d+1)) < bcMarkFrom {
 		// A small successor level (a road graph's thousands): test the depths, which no step
 		// of the backward phase changes, rather than mark and unmark a bitmap on one worker
@@ -522,7 +582,7 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 				s := 0.0
 				for _, x := range nb {
 					if depth[x] == nd {
-						s += b.coef[x]
+						s += sigma[x]
 					}
 				}
 				finish(v, s)
@@ -539,7 +599,7 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 		s := 0.0
 		for _, x := range nb {
 			if succ.has(x) {
-				s += b.coef[x]
+				s += sigma[x]
 			}
 		}
 		finish(v, s)
@@ -565,6 +625,38 @@ func (b *bcRun) backward(d int32, src uint32) (verts, scanned int64, dir engine.
 	}
 	s := sumCounters(b.cnt)
 	return s.a, s.c, engine.Pull
+}
+
+// backMarked is the backward pull step over vertices f of one level, whose successor arcs
+// (out-arcs into level nd) the forward push marked in succ: it loads the quotients of the
+// marked arcs only, and a vertex without successors (a leaf of the shortest paths) loads no
+// arcs at all. A function of its own, so that the slices stay in registers.
+func (b *bcRun) backMarked(f, succ []uint32, nd int32, src uint32) {
+	off, nbs, depth, sigma, cent, half := b.g.Offsets, b.g.Neighbors, b.depth, b.sigma, b.cent, b.half
+	succ = succ[:len(f)]
+	for i, v := range f {
+		s := 0.0
+		switch m := succ[i]; {
+		case m == bcSuccAll:
+			for _, x := range nbs[off[v]:off[v+1]] {
+				if depth[x] == nd {
+					s += sigma[x]
+				}
+			}
+		case m != 0:
+			nb := nbs[off[v]:off[v+1]]
+			for ; m != 0; m &= m - 1 {
+				s += sigma[nb[bits.TrailingZeros32(m)]]
+			}
+		}
+		// finish, as in backward
+		sv := sigma[v]
+		delta := sv * s
+		sigma[v] = (1 + delta) / sv
+		if delta != 0 && v != src {
+			cent[v] += delta * half
+		}
+	}
 }
 
 // bcMarkFrom is the size of a successor level from which the backward pull step tests a bitmap
@@ -652,11 +744,12 @@ func atomicAddFloat64(p *float64, x float64) {
 
 // bcScratch is a run's per-vertex work arrays, kept between runs: allocating them anew costs
 // a clear of 20 bytes a vertex on one thread (Go zeroes every allocation), which a run on many
-// workers then waits for; a pooled one is reset by the workers (depth and sigma; coef is
+// workers then waits for; a pooled one is reset by the workers (depth and sigma; succ is
 // written before it is read).
 type bcScratch struct {
-	depth       []int32
-	sigma, coef []float64
+	depth []int32
+	sigma []float64
+	succ  []uint32
 }
 
 var bcScratchPool sync.Pool
@@ -665,5 +758,5 @@ func getBCScratch(n int) *bcScratch {
 	if sc, ok := bcScratchPool.Get().(*bcScratch); ok && len(sc.depth) == n {
 		return sc
 	}
-	return &bcScratch{depth: make([]int32, n), sigma: make([]float64, n), coef: make([]float64, n)}
+	return &bcScratch{depth: make([]int32, n), sigma: make([]float64, n), succ: make([]uint32, n)}
 }

@@ -170,7 +170,7 @@ func (b *bcRun) batches(ctx context.Context, srcs []uint32, width int) error {
 						row[l] = s[l] + 1/srow[l]
 						s[l] = 0
 					}
-					b.cent[v] += delta
+					b.cent[v] += delta * b.half
 				}
 			})
 			var front, scanned int64
