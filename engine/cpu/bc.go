@@ -329,25 +329,61 @@ func (b *bcRun) level(d int32) []uint32 { return b.queue[b.bounds[d]:b.bounds[d+
 // here the marks are a word per vertex, kept at its place in the queue and written by the
 // worker that pushes from it: no atomics, and the backward step reads them in order.
 func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
-	r, g := b.r, b.g
+	r := b.r
 	clear(b.cnt)
 	b.next.reset()
-	off, nbs, depth, sigma := g.Offsets, g.Neighbors, b.depth, b.sigma
-	nd := d + 1
-	// visit pushes from u and returns its successor marks; the caller keeps the worker's
-	// next-level segment and tallies in locals (the segments' headers share a cache line:
-	// appending through them from two workers moved it between their cores at every vertex
-	// found).
-	visit := func(u uint32, buf []uint32, c *counters) ([]uint32, uint32) {
+	if b.data {
+		f, succ := b.level(d), b.succ[b.bounds[d]:b.bounds[d+1]]
+		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
+			// The worker's next-level segment and tallies are kept in locals (the segments'
+			// headers share a cache line: appending through them from two workers moved it
+			// between their cores at every vertex found).
+			var a, c int64
+			b.next.seg[w], a, c = b.pushPiece(f[lo:hi], succ[lo:hi], d+1, b.next.seg[w])
+			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+a, b.cnt[w].c+c
+		})
+		b.appendNext()
+	} else {
+		depth := b.depth
+		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
+			var one [1]uint32
+			var a, c int64
+			for u := lo; u < hi; u++ {
+				if atomic.LoadInt32(&depth[u]) == d {
+					one[0] = uint32(u)
+					_, x, y := b.pushPiece(one[:], one[:], d+1, nil) // (the levels are not stored)
+					a, c = a+x, c+y
+				}
+			}
+			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+a, b.cnt[w].c+c
+		})
+	}
+	s := sumCounters(b.cnt)
+	return s.a, -1, s.c
+}
+
+// pushPiece pushes from the vertices f (level nd-1), writes their successor marks into succ,
+// and appends the vertices it claims for level nd to buf; it returns buf, how many it claimed
+// and the arcs it scanned. The arcs of the vertex 4 on are prefetched (its offsets were
+// prefetched when it was claimed): a load would make the compare-and-swaps wait for it.
+func (b *bcRun) pushPiece(f, succ []uint32, nd int32, buf []uint32) ([]uint32, int64, int64) {
+	off, nbs, depth, sigma := b.g.Offsets, b.g.Neighbors, b.depth, b.sigma
+	succ = succ[:len(f)]
+	var claimed, scanned int64
+	last := int64(len(nbs) - 1)
+	for i, u := range f {
+		if i+4 < len(f) && last >= 0 {
+			prefetch(unsafe.Pointer(&nbs[min(off[f[i+4]], last)]))
+		}
 		su := sigma[u]
 		nb := nbs[off[u]:off[u+1]]
-		c.c += int64(len(nb))
+		scanned += int64(len(nb))
 		var m uint32
-		for i, v := range nb {
+		for j, v := range nb {
 			dv := atomic.LoadInt32(&depth[v])
 			if dv < 0 {
 				if atomic.CompareAndSwapInt32(&depth[v], -1, nd) {
-					c.a++
+					claimed++
 					buf = append(buf, v)
 					prefetch(unsafe.Pointer(&off[v])) // for the next step, which pushes from v
 				}
@@ -355,41 +391,15 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 			}
 			if dv == nd {
 				atomicAddFloat64(&sigma[v], su)
-				m |= 1 << (uint(i) & 31)
+				m |= 1 << (uint(j) & 31)
 			}
 		}
 		if len(nb) >= 32 {
 			m = bcSuccAll
 		}
-		return buf, m
+		succ[i] = m
 	}
-	if b.data {
-		base := b.bounds[d]
-		f, succ := b.level(d), b.succ[base:b.bounds[d+1]]
-		r.forRange(len(f), 64, 1, func(w, lo, hi int) {
-			var c counters
-			buf := b.next.seg[w]
-			for i := lo; i < hi; i++ {
-				buf, succ[i] = visit(f[i], buf, &c)
-			}
-			b.next.seg[w] = buf
-			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].c+c.c
-		})
-		b.appendNext()
-	} else {
-		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
-			var c counters
-			var buf []uint32 // (the levels are not stored)
-			for u := lo; u < hi; u++ {
-				if atomic.LoadInt32(&depth[u]) == d {
-					buf, _ = visit(uint32(u), buf[:0], &c)
-				}
-			}
-			b.cnt[w].a, b.cnt[w].c = b.cnt[w].a+c.a, b.cnt[w].c+c.c
-		})
-	}
-	s := sumCounters(b.cnt)
-	return s.a, -1, s.c
+	return buf, claimed, scanned
 }
 
 // bcSuccAll is the successor marks of a vertex of 32 or more out-arcs: the backward step tests
