@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -138,12 +137,9 @@ func runBC(ctx context.Context, r *Run) error {
 	if b.beta == 0 {
 		b.beta = engine.DefaultBeta
 	}
-	if b.data {
-		b.queue = make([]uint32, 0, n)
-	}
 	sc := getBCScratch(n)
-	defer bcScratchPool.Put(sc)
-	b.depth, b.sigma, b.succ = sc.depth, sc.sigma, sc.succ
+	defer bcScratches.put(sc)
+	b.depth, b.sigma, b.succ, b.queue = sc.depth, sc.sigma, sc.succ, sc.queue[:0]
 	b.half = 1
 	if !g.Directed {
 		b.half = 0.5
@@ -754,19 +750,21 @@ func atomicAddFloat64(p *float64, x float64) {
 
 // bcScratch is a run's per-vertex work arrays, kept between runs: allocating them anew costs
 // a clear of 20 bytes a vertex on one thread (Go zeroes every allocation), which a run on many
-// workers then waits for; a pooled one is reset by the workers (depth and sigma; succ is
-// written before it is read).
+// workers then waits for; a kept one is reset by the workers (depth and sigma; succ and queue
+// are written before they are read).
 type bcScratch struct {
 	depth []int32
 	sigma []float64
 	succ  []uint32
+	queue []uint32 // capacity n
 }
 
-var bcScratchPool sync.Pool
+var bcScratches keep[bcScratch]
 
 func getBCScratch(n int) *bcScratch {
-	if sc, ok := bcScratchPool.Get().(*bcScratch); ok && len(sc.depth) == n {
+	if sc := bcScratches.get(); sc != nil && len(sc.depth) == n {
 		return sc
 	}
-	return &bcScratch{depth: make([]int32, n), sigma: make([]float64, n), succ: make([]uint32, n)}
+	return &bcScratch{depth: make([]int32, n), sigma: make([]float64, n), succ: make([]uint32, n),
+		queue: make([]uint32, 0, n)}
 }
