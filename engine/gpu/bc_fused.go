@@ -36,13 +36,15 @@ type bcFused struct {
 	lq, lens, rows, ctl     uint64
 	levels                  int64
 	bits                    uint64
+	rank, cacc, bsum        uint64
+	ccap                    int64
 	src, dir                int64
 	alpha, beta             float64
 	init                    int64
 }
 
-var _ [168 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
-var _ [unsafe.Sizeof(bcFused{}) - 168]byte
+var _ [200 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcFused{}) - 200]byte
 
 // Row and state-row words (kernels/bc.cu BcRow, BcCtl).
 const (
@@ -100,6 +102,23 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	// a backward level adds into a dense array at its predecessors' ranks when their acc would
+	// be more DRAM sectors than L2 holds (n doubles past half of L2) and the array stays in a
+	// quarter of it
+	var rank, cacc, bsum buffer
+	ccap := int64(0)
+	if l2 := int64(r.dev.l2); n*8 > l2/2 || r.eng.bcRanks {
+		ccap = max(1024, l2/4/8)
+		if rank, err = r.scratch("bc.rank", (n+31)/32*8); err != nil {
+			return nil, err
+		}
+		if cacc, err = r.scratch("bc.cacc", ccap*8); err != nil {
+			return nil, err
+		}
+		if bsum, err = r.scratch("bc.bsum", int64(f.grid)*4); err != nil {
+			return nil, err
+		}
+	}
 	dir := int64(2)
 	switch b.dir {
 	case engine.Push:
@@ -111,6 +130,7 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	f.a = bcFused{off: a.off, nbr: a.nbr, ioff: a.ioff, inbr: a.inbr, n: n, m: r.m,
 		depth: a.depth, sigma: a.sigma, acc: acc.addr(), cent: a.cent,
 		lq: lq.addr(), lens: lens.addr(), rows: rows.addr(), ctl: f.ctl.addr(), levels: f.levels, bits: bits.addr(),
+		rank: rank.addr(), cacc: cacc.addr(), bsum: bsum.addr(), ccap: ccap,
 		dir: dir, alpha: b.alpha, beta: b.beta, init: 1}
 	if f.a.ioff == 0 {
 		// push only: the backward phase still walks in-edges (predecessors)
@@ -231,6 +251,9 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 			rec.Note = head
 		}
 		rec.Note = joinNote(rec.Note, f.shape(dir, cnt, int64(scout)))
+		if row(k, bcRDir)&2 == 2 {
+			rec.Note = joinNote(rec.Note, "its sigma are all 1: counts them instead of loading them")
+		}
 		if err := f.record(rec); err != nil {
 			return err
 		}
@@ -251,8 +274,11 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 		rec := engine.Record{Phase: "backward", Direction: engine.Pull, Mode: engine.Data, InVertices: cnt, InEdges: edges,
 			EdgesScanned: int64(bwd(k, bcREdges)), Time: time.Duration(t - prev), Kernels: kern(time.Duration(t - prev))}
 		rec.Note = f.shape(engine.Push, cnt, edges)
-		if bwd(k, bcRDir)&1 == 1 {
+		switch bwd(k, bcRDir) {
+		case 1:
 			rec.Note = fmt.Sprintf("pushed into a bitmap of level %d's %d vertices", k-1, row(k-1, bcRCount))
+		case 3:
+			rec.Note = fmt.Sprintf("pushed into a dense array of level %d's %d vertices, at their ranks in its bitmap", k-1, row(k-1, bcRCount))
 		}
 		if err := f.record(rec); err != nil {
 			return err

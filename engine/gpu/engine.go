@@ -37,6 +37,9 @@ type Engine struct {
 	// wide makes the ECL kernels take the 64-bit offsets on every graph (the tests set it:
 	// the 32-bit ones are the choice below 2^32 arcs)
 	wide bool
+	// bcRanks makes the fused BC's big backward levels add at their predecessors' ranks on
+	// every graph (the tests set it: the choice on graphs whose per-vertex arrays exceed L2)
+	bcRanks bool
 }
 
 var (

@@ -30,6 +30,15 @@ func SetWide(e engine.Engine, on bool) bool {
 	return was
 }
 
+// SetBCRanks sets whether the fused BC's big backward levels add into a dense array at their
+// predecessors' ranks on every graph (Engine.bcRanks), and returns the previous setting.
+func SetBCRanks(e engine.Engine, on bool) bool {
+	g := e.(*Engine)
+	was := g.bcRanks
+	g.bcRanks = on
+	return was
+}
+
 // SetBlockMax sets the largest frontier fuse=block's one-block loop runs (blockMax), and
 // returns the previous value: a small one makes the block and the grid hand the loop back
 // and forth on small graphs.

@@ -248,6 +248,14 @@ struct BcFused {
     i64 levels;  // capacity of lens (levels + 2 entries) and of each half of rows
     // bits: one level's members, a bit a vertex, for the bitmap levels (bc_lists)
     u32* bits;
+    // rank: a level's members as two words per 32 vertices, their bits and the members before
+    // them, so that a member's rank (its index among the members) is one load away; a backward
+    // level adds into cacc (ccap entries) at its predecessors' ranks (BcRank; ccap 0: never);
+    // bsum: a word per block for the running count's scan
+    u32* rank;
+    double* cacc;
+    u32* bsum;
+    i64 ccap;
     // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
     // init: clear every vertex first.
     i64 src;
@@ -257,14 +265,17 @@ struct BcFused {
     i64 init;
 };
 
-static_assert(sizeof(BcFused) == 168, "BcFused must match bcFused in bc_fused.go");
+static_assert(sizeof(BcFused) == 200, "BcFused must match bcFused in bc_fused.go");
 
 // A level's row: edges scanned, vertices found (forward), their out-edges, the time at its
-// end (globaltimer), its vertices, its direction (0 push, 1 pull).
+// end (globaltimer), its vertices, its shape (RDir: bit 0 pull or bitmap, bit 1 BcOnes or
+// BcRank).
 enum { BcRow = 8, REdges = CEdges, RPushes = CPushes, RScout = CScout, RTime = 5, RCount = 6, RDir = 7 };
 static_assert(CEdges < 5 && CPushes < 5 && CScout < 5 && CCulled < 5, "finish() writes the first words of a row");
-// The state row: forward levels, vertices reached, levels overflow, start and end times.
-enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5, BcCtlWords = 16 };
+// The state row: forward levels, vertices reached, levels overflow, start and end times, and
+// BcMulti: set when a vertex of level 1 has more than one shortest path (parallel arcs from
+// the source), so that level 1's sigma are not all 1.
+enum { BcLevels = 0, BcReached = 1, BcDeep = 2, BcStart = 3, BcFwdEnd = 4, BcEnd = 5, BcMulti = 6, BcCtlWords = 16 };
 
 // BcPushF: a forward push level d; the level's vertices claim unvisited out-neighbours for
 // level d+1 (CAS on depth) and add their sigma into every out-neighbour at d+1.
@@ -287,7 +298,10 @@ struct BcPushF {
                 dv = old;
             }
         }
-        if (dv == d + 1) atomicAdd(&b.sigma[v], su);
+        if (dv == d + 1) {
+            const double before = atomicAdd(&b.sigma[v], su);
+            if (d == 0 && before != 0.0) b.ctl[BcMulti] = 1;  // a parallel arc from the source
+        }
         return pushed;
     }
 };
@@ -304,28 +318,91 @@ __device__ void bc_bitmap(const BcFused& b, cg::grid_group& grid, i64 t, i64 nt,
     grid.sync();
 }
 
-// The bitmap levels (bc_lists): a forward pull, a backward push.
-enum { BcFwd = 0, BcBack = 1 };
+// The bitmap levels (bc_lists): a forward pull; the same where every member's sigma is 1
+// (level 0, and level 1 without parallel arcs from the source), which counts its members
+// instead of loading their sigma; a backward push into the members' acc; the same into cacc at
+// the members' ranks.
+enum { BcFwd = 0, BcBack = 1, BcOnes = 2, BcRank = 3 };
+
+template <int M>
+struct BcForward {
+    enum { value = M == BcFwd || M == BcOnes };
+};
+
+// rank_of: the rank of member c of a level whose rank words are w = rank[c / 32].
+__device__ __forceinline__ u32 rank_of(uint2 w, u32 c) { return w.y + __popc(w.x & ((1u << (c & 31)) - 1)); }
+
+// bc_rank makes b.rank the members of one stored level, lq[base, base+cnt), with their running
+// count, and zeroes cacc[0, cnt): the words and cacc cleared, a barrier, a bit set a member, a
+// barrier, then a scan of the words' counts (a thread a run of words, the block's sum of its
+// threads, the blocks' totals after a barrier), a barrier.
+__device__ void bc_rank(const BcFused& b, cg::grid_group& grid, i64 t, i64 nt, i64 base, u32 cnt) {
+    __shared__ u32 sbefore;
+    uint2* rk = (uint2*)b.rank;
+    const i64 words = (b.n + 31) / 32;
+    for (i64 i = t; i < words; i += nt) rk[i] = make_uint2(0, 0);
+    for (i64 i = t; i < cnt; i += nt) b.cacc[i] = 0;
+    grid.sync();
+    for (i64 i = t; i < cnt; i += nt) {
+        const u32 v = b.lq[base + i];
+        atomicOr(&b.rank[2 * (v >> 5)], 1u << (v & 31));
+    }
+    grid.sync();
+    const i64 per = (words + nt - 1) / nt, w0 = min(words, t * per), w1 = min(words, w0 + per);
+    u32 c = 0;
+    for (i64 i = w0; i < w1; i++) c += __popc(rk[i].x);
+    i64 total;
+    const u32 excl = (u32)block_exclusive_scan((i64)c, &total);
+    if (threadIdx.x == 0) b.bsum[blockIdx.x] = (u32)total;
+    grid.sync();
+    if (threadIdx.x < 32) {
+        u32 x = 0;
+        for (u32 j = threadIdx.x; j < blockIdx.x; j += 32) x += ((volatile u32*)b.bsum)[j];
+        for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+        if (threadIdx.x == 0) sbefore = x;
+    }
+    __syncthreads();
+    u32 run = sbefore + excl;
+    for (i64 i = w0; i < w1; i++) {
+        const u32 bits = rk[i].x;
+        rk[i].y = run;
+        run += __popc(bits);
+    }
+    grid.sync();
+}
 
 // Rows of a bitmap level of at least BcWarpRow edges take a warp, of at least BcBlockRow the
 // whole block; shorter ones their own thread.
 enum { BcWarpRow = 32, BcBlockRow = 2048 };
 
 // bc_walk walks one row's list nbr[e, end) with stride step (1: its thread; 32: a warp's lane;
-// BLOCK: the block's thread): for the neighbours in b.bits it sums their sigma (BcFwd) or adds
-// cw into their acc (BcBack). Four neighbours go at once: their ids, then their bitmap words,
-// then their terms, each group of loads in flight together.
+// BLOCK: the block's thread): for the neighbours in the level it sums their sigma (BcFwd) or
+// counts them (BcOnes), or adds cw into their acc (BcBack) or into cacc at their rank
+// (BcRank). Four neighbours go at once: their ids, then their bitmap words, then their terms,
+// each group of loads in flight together.
 template <int M>
 __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 e, const i64 end, const int step, const double cw) {
+    const uint2* rk = (const uint2*)b.rank;
     double x = 0;
+    int ones = 0;
     for (; e + 3 * step < end; e += 4 * step) {
         const u32 c0 = __ldg(&nbr[e]), c1 = __ldg(&nbr[e + step]), c2 = __ldg(&nbr[e + 2 * step]), c3 = __ldg(&nbr[e + 3 * step]);
+        if (M == BcRank) {
+            const uint2 w0 = rk[c0 >> 5], w1 = rk[c1 >> 5], w2 = rk[c2 >> 5], w3 = rk[c3 >> 5];
+            if ((w0.x >> (c0 & 31)) & 1) atomicAdd(&b.cacc[rank_of(w0, c0)], cw);
+            if ((w1.x >> (c1 & 31)) & 1) atomicAdd(&b.cacc[rank_of(w1, c1)], cw);
+            if ((w2.x >> (c2 & 31)) & 1) atomicAdd(&b.cacc[rank_of(w2, c2)], cw);
+            if ((w3.x >> (c3 & 31)) & 1) atomicAdd(&b.cacc[rank_of(w3, c3)], cw);
+            continue;
+        }
         const bool h0 = bit_test(b.bits, c0), h1 = bit_test(b.bits, c1), h2 = bit_test(b.bits, c2), h3 = bit_test(b.bits, c3);
         if (M == BcBack) {
             if (h0) atomicAdd(&b.acc[c0], cw);
             if (h1) atomicAdd(&b.acc[c1], cw);
             if (h2) atomicAdd(&b.acc[c2], cw);
             if (h3) atomicAdd(&b.acc[c3], cw);
+        } else if (M == BcOnes) {
+            ones += (int)h0 + (int)h1 + (int)h2 + (int)h3;
         } else {
             const double t0 = h0 ? b.sigma[c0] : 0.0, t1 = h1 ? b.sigma[c1] : 0.0, t2 = h2 ? b.sigma[c2] : 0.0, t3 = h3 ? b.sigma[c3] : 0.0;
             x += (t0 + t1) + (t2 + t3);
@@ -333,12 +410,16 @@ __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 
     }
     for (; e < end; e += step) {
         const u32 c = __ldg(&nbr[e]);
-        if (bit_test(b.bits, c)) {
+        if (M == BcRank) {
+            const uint2 w = rk[c >> 5];
+            if ((w.x >> (c & 31)) & 1) atomicAdd(&b.cacc[rank_of(w, c)], cw);
+        } else if (bit_test(b.bits, c)) {
             if (M == BcBack) atomicAdd(&b.acc[c], cw);
+            else if (M == BcOnes) ones++;
             else x += b.sigma[c];
         }
     }
-    return x;
+    return M == BcOnes ? (double)ones : x;
 }
 
 // bc_lists runs a level whose other side is in b.bits over the rows' lists, a thread, a warp
@@ -349,9 +430,12 @@ __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 
 //    only itself: with a non-zero sum it joins level d+1 with the sum as its sigma (appended
 //    to out at *out_len, one atomic a block). No atomics on sigma, no early exit: every path
 //    counts (Gunrock's and GAPBS's pull, Beamer's direction switch).
+//    BcOnes is the same where every member's sigma is 1: it counts them.
 //  - BcBack (backward level d+1, pushed): the rows are level d+1, lq[rbase, rbase+rcnt), the
 //    lists their in-lists, the members level d (their predecessors): each row adds its term
-//    acc + 1 / sigma = (1 + delta) / sigma into its members' acc.
+//    acc + 1 / sigma = (1 + delta) / sigma into its members' acc. BcRank adds it into cacc at
+//    the members' ranks instead: a few hundred thousand members' acc are as many DRAM sectors
+//    spread over n, where cacc is a dense array that stays in L2.
 // Every thread of the grid calls it. Counters: edges scanned, vertices found and (BcFwd) their
 // out-edges (Beamer's scout), one atomic each a block.
 template <int M>
@@ -363,7 +447,8 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
     const i64* off = b.ioff;
     const u32* nbr = b.inbr;
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
-    const i64 items = M == BcFwd ? b.n : rcnt;
+    const bool fwd = BcForward<M>::value;
+    const i64 items = fwd ? b.n : rcnt;
     if (threadIdx.x == 0) sedges = 0, sfound = 0, sscout = 0;
     __syncthreads();
     u64 edges = 0, scout = 0;
@@ -373,14 +458,14 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
         u32 r = 0;
         bool row = false;
         if (i < items) {
-            r = M == BcFwd ? (u32)i : b.lq[rbase + i];
-            row = M != BcFwd || b.depth[r] < 0;
+            r = fwd ? (u32)i : b.lq[rbase + i];
+            row = !fwd || b.depth[r] < 0;
         }
         i64 beg = 0, end = 0;
         double cw = 0;
         if (row) {
             beg = __ldg(&off[r]), end = __ldg(&off[r + 1]);
-            if (M == BcBack) cw = b.acc[r] + 1.0 / b.sigma[r];
+            if (!fwd) cw = b.acc[r] + 1.0 / b.sigma[r];
         }
         const i64 deg = end - beg;
         edges += deg;
@@ -392,7 +477,7 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
             const int l = __ffs(m) - 1;
             const i64 wb = __shfl_sync(0xffffffffu, beg, l), we = __shfl_sync(0xffffffffu, end, l);
             double x = bc_walk<M>(b, nbr, wb + lane, we, 32, __shfl_sync(0xffffffffu, cw, l));
-            if (M == BcFwd) {
+            if (fwd) {
                 for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
                 if (lane == l) ssum[threadIdx.x] = x;
             }
@@ -402,10 +487,10 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
         __syncthreads();
         for (u32 k = 0; k < snbig; k++) {
             const u32 owner = sbig[k];
-            const u32 rr = M == BcFwd ? (u32)(chunk + owner) : b.lq[rbase + chunk + owner];
-            const double rcw = M == BcBack ? b.acc[rr] + 1.0 / b.sigma[rr] : 0.0;
+            const u32 rr = fwd ? (u32)(chunk + owner) : b.lq[rbase + chunk + owner];
+            const double rcw = fwd ? 0.0 : b.acc[rr] + 1.0 / b.sigma[rr];
             double x = bc_walk<M>(b, nbr, __ldg(&off[rr]) + threadIdx.x, __ldg(&off[rr + 1]), BLOCK, rcw);
-            if (M == BcFwd) {
+            if (fwd) {
                 for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
                 if (lane == 0) swsum[wid] = x;
                 __syncthreads();
@@ -419,9 +504,10 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
         }
         const double sum = ssum[threadIdx.x];
         // 4. The row's result (forward).
-        if (M == BcFwd) {
+        if (fwd) {
             const bool found = row && sum > 0;
             if (found) b.sigma[r] = sum, b.depth[r] = d + 1;
+            if (found && d == 0 && sum != 1.0) b.ctl[BcMulti] = 1;  // parallel arcs from the source
             const u32 fm = __ballot_sync(0xffffffffu, found);
             if (lane == 0) swarp[wid] = __popc(fm);
             __syncthreads();
@@ -503,7 +589,8 @@ __device__ __forceinline__ void bc_clear_rows(const BcFused& b, i64 k) {
 //     (dir 2), alike; a pull level sums over a bitmap of level k (bc_lists BcFwd);
 //  3. backward: from the deepest level up to level 2, each level pushes its coefficients into
 //     its predecessors' acc (level 1's go to the source, whose dependency is not counted),
-//     through a bitmap of the predecessors' level when it has n/16 edges or more;
+//     through a bitmap of the predecessors' level when it has n/16 edges or more, and into a
+//     dense array at the predecessors' ranks when they are at most ccap;
 //  4. epilogue: every reached vertex but the source adds delta = sigma x acc to its
 //     centrality and is reset for the next source.
 template <int LB>
@@ -552,9 +639,13 @@ __device__ void bc_fused_loop(const BcFused& b) {
         s.out_q = b.lq + st.base + cnt;
         s.out_len = b.lens + st.k + 1;
         s.out_cap = b.n - st.base - cnt;
+        // a pulled level whose members' sigma are all 1 counts them: level 0, and level 1 unless
+        // level 0 found a parallel arc (BcMulti, written before the last barrier)
+        const bool ones = st.dir == 1 && (st.k == 0 || (st.k == 1 && ((volatile u64*)b.ctl)[BcMulti] == 0));
         if (st.dir == 1) {
             bc_bitmap(b, grid, t, nt, st.base, cnt);
-            bc_lists<BcFwd>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
+            if (ones) bc_lists<BcOnes>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
+            else bc_lists<BcFwd>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
         } else {
             // the level's size is read through s.in_len from a register copy, not from L2
             // again after the barrier
@@ -569,7 +660,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
         const u32 next = ((volatile u32*)b.lens)[st.k + 1];
         st.scout = (i64)((volatile u64*)s.counters)[RScout];
         st.to_check -= st.scout;
-        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir;
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir | (ones ? 2 : 0);
         st.base += cnt;
         st.k++;
         cnt = next;
@@ -585,9 +676,22 @@ __device__ void bc_fused_loop(const BcFused& b) {
         s.counters = b.rows + (b.levels + k) * BcRow;
         // a big level pushes into a bitmap of its predecessors (bc_lists), not through their
         // depths; the bitmap's clearing and two barriers pay from n/16 edges
+        // and into a dense array at their ranks when they are few enough (ccap) for it to stay
+        // in L2, then each predecessor takes its sum
         const bool big = sc >= (b.n >> 4);
-        if (big) {
-            const u32 pcnt = ((volatile u32*)b.lens)[k - 1];
+        const u32 pcnt = big ? ((volatile u32*)b.lens)[k - 1] : 0;
+        const bool ranked = big && b.ccap > 0 && (i64)pcnt <= b.ccap;
+        if (ranked) {
+            const i64 pbase = base - pcnt;
+            bc_rank(b, grid, t, nt, pbase, pcnt);
+            bc_lists<BcRank>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
+            grid.sync();
+            const uint2* rk = (const uint2*)b.rank;
+            for (i64 i = t; i < pcnt; i += nt) {
+                const u32 v = b.lq[pbase + i];
+                b.acc[v] = b.cacc[rank_of(rk[v >> 5], v)];  // its only successors are at level k
+            }
+        } else if (big) {
             bc_bitmap(b, grid, t, nt, base - pcnt, pcnt);
             bc_lists<BcBack>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
         } else {
@@ -599,14 +703,23 @@ __device__ void bc_fused_loop(const BcFused& b) {
             bc_level<LB>(s, sh, f, cnt, sc);
         }
         grid.sync();
-        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = big;
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = (big ? 1 : 0) | (ranked ? 2 : 0);
         k--;
     }
-    /// 4. Epilogue.
-    for (i64 i = t; i < total; i += nt) {
-        u32 v = b.lq[i];
-        if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
-        b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+    /// 4. Epilogue: over the stored levels, or over every vertex in order when the search
+    /// reached a quarter of them or more (streams the arrays instead of a sector a vertex).
+    if (total * 4 >= b.n) {
+        for (i64 v = t; v < b.n; v += nt) {
+            if (b.depth[v] < 0) continue;
+            if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
+            b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+        }
+    } else {
+        for (i64 i = t; i < total; i += nt) {
+            u32 v = b.lq[i];
+            if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
+            b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+        }
     }
     if (t == 0) b.ctl[BcLevels] = levels, b.ctl[BcReached] = total, b.ctl[BcEnd] = globaltimer();
 }
