@@ -10,15 +10,22 @@ import (
 // run (as testing.B does once before a benchmark) empties the allocator's per-processor caches,
 // so every run's first allocations refill them, several microseconds on a run of tens
 // (docs/gpu-notes.md has the figures). So the guard collects before a run only when that run,
-// allocating twice the most any earlier iteration did, could use up half the room the last
-// collection left before the collector's goal (the collector starts its cycle before the heap
-// reaches the goal).
+// allocating twice the most any of the last guardWindow iterations did, could use up half the
+// room the last collection left before the collector's goal (the collector starts its cycle
+// before the heap reaches the goal). The window forgets a row's first run, which builds what
+// the later ones reuse (a transposed graph, the device's copy): remembered, it would have the
+// guard collect before every run.
 type gcGuard struct {
 	samples [3]metrics.Sample
-	last    uint64 // bytes allocated since the process started, at the previous check
-	most    uint64 // the most allocated between two checks (a run and the session's work after it)
-	limit   uint64 // the heap past which the next run could start a collection
+	last    uint64              // bytes allocated since the process started, at the previous check
+	recent  [guardWindow]uint64 // the bytes allocated between the last checks (a run and the session's work after it)
+	next    int                 // where the next interval goes in recent
+	limit   uint64              // the heap past which the next run could start a collection
 }
+
+// guardWindow is how many of the last iterations the guard's estimate of a run's allocation
+// looks back over.
+const guardWindow = 8
 
 // newGCGuard starts a guard with a collection, so that the first run starts from a clean heap.
 func newGCGuard() *gcGuard {
@@ -34,9 +41,14 @@ func newGCGuard() *gcGuard {
 func (g *gcGuard) beforeRun() {
 	metrics.Read(g.samples[:])
 	allocs, goal, heap := g.value(0), g.value(1), g.value(2)
-	g.most = max(g.most, allocs-g.last)
+	g.recent[g.next] = allocs - g.last
+	g.next = (g.next + 1) % guardWindow
 	g.last = allocs
-	if heap+2*g.most >= min(g.limit, goal) {
+	most := uint64(0)
+	for _, b := range g.recent {
+		most = max(most, b)
+	}
+	if heap+2*most >= min(g.limit, goal) {
 		g.collect()
 	}
 }
