@@ -14,7 +14,8 @@ import (
 //     graph's properties, and refuses the valid combinations this engine does not implement
 //     (engine.ErrUnsupported). It reads the request's schedule as r.req.Schedule and fills s.
 //   - prepare (optional) builds and uploads what the run needs once per graph, outside the
-//     timing, as the graph's upload is (the PageRank blocked layouts, the smallest weight).
+//     timing, as the graph's upload is (the PageRank blocked layouts, the smallest weight,
+//     TC's relabelling ids).
 //   - run executes the algorithm (timed): launches, trace records, and r.collect to fetch the
 //     result once the device is done.
 //
@@ -36,7 +37,7 @@ var drivers = map[engine.Algorithm]driver{
 	engine.SSSP: {resolve: resolveSSSP, prepare: prepareSSSP, run: sssp},
 	engine.CC:   {resolve: resolveCC, prepare: prepareCC, run: cc},
 	engine.PR:   {resolve: resolvePR, prepare: preparePR, run: pr},
-	engine.TC:   {resolve: resolveTC, run: tc},
+	engine.TC:   {resolve: resolveTC, prepare: prepareTC, run: tc},
 	engine.BC:   {resolve: resolveBC, prepare: prepareBC, run: bc},
 	engine.MIS:  {resolve: resolveMIS, prepare: prepareMIS, run: mis},
 	engine.MST:  {resolve: resolveMST, prepare: prepareMST, run: mst},

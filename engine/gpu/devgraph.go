@@ -32,6 +32,7 @@ type devGraph struct {
 	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
 	dpb     *dpbLayout  // PageRank method=dpb: the staged bins (pr_dpb.go)
 	dangN   *int64      // vertices without out-edges, counted on first use (PageRank)
+	tcRank  buffer      // TC relabel=on: each vertex's rank by (degree, id), built on first use (prepareTC)
 }
 
 // dangling returns the number of vertices without out-edges, counted once per graph.
@@ -84,6 +85,7 @@ func (dg *devGraph) free() {
 	if dg.dpb != nil {
 		dg.dpb.free()
 	}
+	dg.tcRank.free()
 }
 
 func (dg *devGraph) bytes() int64 {
@@ -97,7 +99,7 @@ func (dg *devGraph) bytes() int64 {
 	if dg.dpb != nil {
 		b += dg.dpb.bytes()
 	}
-	return b
+	return b + dg.tcRank.bytes
 }
 
 // graph returns g's device copy, uploading it when it is not cached. Before uploading it

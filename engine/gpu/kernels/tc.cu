@@ -2,9 +2,10 @@
 // OrderedCount). Compiled by `make ptx`: nvcc -ptx -arch=compute_70 -O3 -std=c++14 -o tc.ptx tc.cu
 //
 // The host keeps one arc of each edge, from the lower- to the higher-ranked endpoint
-// (tc_keep, a prefix sum, tc_fill; with relabel, tc_sort sorts each renumbered list), then
-// sums |N+(x) ∩ N+(v)| over the oriented arcs x->v (tc_<intersect>_<lb>). The file is
-// self-contained: it shares no header with the traversal kernels.
+// (tc_keep, a prefix sum, tc_fill; with relabel, tc_sort_warp and tc_sort sort each
+// renumbered list), then sums |N+(x) ∩ N+(v)| over the oriented arcs x->v
+// (tc_<intersect>_<lb>). The file is self-contained: it shares no header with the traversal
+// kernels.
 #define BLOCK 256
 #define TC_HASH_MAX 2048  // longest list a block's shared hash table holds (4096 slots)
 #define TC_SORT_MAX 2048  // longest list sorted in shared memory (a bitonic sort)
@@ -16,8 +17,8 @@ typedef unsigned long long u64;
 
 // Order values, as engine.Order.
 enum { ODegree = 1, OId = 2, ONone = 3 };
-// Counters (u64 words of counters).
-enum { CTri = 0, CScanned = 1 };
+// Counters (u64 words of counters): triangles, entries scanned, lists in longq.
+enum { CTri = 0, CScanned = 1, CLong = 2 };
 
 // TcArgs is every TC kernel's single parameter, mirrored by tcArgs in tc.go (all fields 8 bytes).
 struct TcArgs {
@@ -40,9 +41,11 @@ struct TcArgs {
     // 5. Prefix sum over hoff[1..n]: one partial sum per block.
     i64* part;
     i64 parts;
+    // 6. Sorting: the vertices whose oriented lists are longer than 32 (counters[CLong] of them).
+    u32* longq;
 };
 
-static_assert(sizeof(TcArgs) == 112, "TcArgs must match tcArgs in tc.go");
+static_assert(sizeof(TcArgs) == 120, "TcArgs must match tcArgs in tc.go");
 
 __device__ __forceinline__ i64 gtid() { return blockIdx.x * (i64)blockDim.x + threadIdx.x; }
 __device__ __forceinline__ i64 gstride() { return (i64)gridDim.x * blockDim.x; }
@@ -145,15 +148,42 @@ extern "C" __global__ void __launch_bounds__(BLOCK) tc_fill(const TcArgs a) {
     }
 }
 
-// tc_sort sorts every oriented list (relabelling leaves them in the old order): a bitonic sort
-// in shared memory for lists up to TC_SORT_MAX, and for longer ones (a few hubs) a rank sort
-// through tmp: each entry's position is the number of smaller entries (the entries are
-// distinct). One block per list, grid-stride.
+// tc_sort_warp sorts the oriented lists of 2 to 32 entries (relabelling leaves them in the old
+// order), a warp per list: a bitonic network over the lanes, one entry a lane (shuffles; no
+// shared memory, no barriers), and lists the longer ones in longq for tc_sort. On kron20 all
+// but 128 K of the million lists are this short, and a block per list spent most of its time
+// on barriers and block launches.
+extern "C" __global__ void __launch_bounds__(BLOCK) tc_sort_warp(const TcArgs a) {
+    int lane = threadIdx.x & 31;
+    i64 warps = gstride() >> 5;
+    for (i64 x = gtid() >> 5; x < a.n; x += warps) {
+        i64 beg = a.hoff[x], d = a.hoff[x + 1] - beg;
+        if (d > 32 && lane == 0) a.longq[atomicAdd(&a.counters[CLong], 1ull)] = (u32)x;
+        if (d < 2 || d > 32) continue;  // the same for the whole warp
+        u32* l = a.hnbr + beg;
+        u32 v = lane < d ? l[lane] : 0xffffffffu;
+        for (int k = 2; k <= 32; k <<= 1) {
+            for (int j = k >> 1; j > 0; j >>= 1) {
+                u32 o = __shfl_xor_sync(0xffffffffu, v, j);
+                // the pair's lower lane keeps the smaller entry in an ascending run of k
+                bool up = (lane & k) == 0, lower = (lane & j) == 0;
+                v = lower == up ? min(v, o) : max(v, o);
+            }
+        }
+        if (lane < d) l[lane] = v;
+    }
+}
+
+// tc_sort sorts the oriented lists longer than 32, those tc_sort_warp put in longq: a bitonic
+// sort in shared memory for lists up to TC_SORT_MAX, and for longer ones (a few hubs) a rank
+// sort through tmp: each entry's position is the number of smaller entries (the entries are
+// distinct). One block per list, grid-stride over longq.
 extern "C" __global__ void __launch_bounds__(BLOCK) tc_sort(const TcArgs a) {
     __shared__ u32 sh[TC_SORT_MAX];
-    for (i64 x = blockIdx.x; x < a.n; x += gridDim.x) {
+    i64 cnt = (i64)a.counters[CLong];
+    for (i64 q = blockIdx.x; q < cnt; q += gridDim.x) {
+        i64 x = a.longq[q];
         i64 beg = a.hoff[x], d = a.hoff[x + 1] - beg;
-        if (d < 2) continue;
         u32* l = a.hnbr + beg;
         if (d <= TC_SORT_MAX) {
             // 1. Load, padded to a power of two with the largest value.
