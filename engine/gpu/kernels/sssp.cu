@@ -13,9 +13,16 @@
 // INT_MAX); a result that reaches it is refused on the host.
 __device__ __forceinline__ int dist_add(int d, int w) { return (int)min((i64)d + w, (i64)INF_DIST - 1); }
 
+// relax lowers dist[v] to nd. READ (update=rmw): a plain read first, as GSWITCH's cond does
+// before its atomicMin: most relaxations of a host-driven step on a skewed graph improve
+// nothing (kron20's second step relaxes 22 M edges and pushes 0.6 M vertices), and a read that
+// sees a distance at or below nd skips the atomic (distances only fall, so a stale read is
+// never below the true distance and never skips a relaxation that would win). The fused loops
+// keep the bare atomic: on road NE the read cost 2% (docs/gpu-notes.md).
+template <bool READ = false>
 __device__ __forceinline__ int relax(const Args& a, u32 v, int nd) {
     if (a.update == URMW) {
-        if (nd >= atomicMin(&a.val[v], nd)) return 0;
+        if ((READ && nd >= a.val[v]) || nd >= atomicMin(&a.val[v], nd)) return 0;
     } else {
         if (nd >= a.val[v]) return 0;
         a.val[v] = nd;
@@ -23,16 +30,20 @@ __device__ __forceinline__ int relax(const Args& a, u32 v, int nd) {
     return (i64)nd < a.bound ? 1 : 2;
 }
 
-struct SsspPush {
+// SsspPush relaxes u's out-edges; READ as relax's (SsspPushRead: the host-driven steps).
+template <bool READ>
+struct SsspPushT {
     const Args& a;
     __device__ bool row_ok(u32 u) const { return a.val_in[u] != INF_DIST; }
     __device__ bool done(u32) const { return false; }
     __device__ int edge(u32 u, u32 v, i64, int w, u32* out) const {
         int du = a.val_in[u];
         *out = v;
-        return relax(a, v, dist_add(du, w));
+        return relax<READ>(a, v, dist_add(du, w));
     }
 };
+typedef SsspPushT<false> SsspPush;
+typedef SsspPushT<true> SsspPushRead;
 
 struct SsspPull {
     const Args& a;
@@ -146,13 +157,17 @@ struct FarPile<SsspPush> {
     static constexpr bool on = true;
 };
 template <>
+struct FarPile<SsspPushRead> {
+    static constexpr bool on = true;
+};
+template <>
 struct FarPile<SsspPull> {
     static constexpr bool on = true;
 };
 
-// sssp_push_<lb>: relax the out-edges of the frontier.
-ENTRIES(sssp_push, SsspPush)
-ENTRY(sssp_push_etwc, SsspPush, LETWC)
+// sssp_push_<lb>: relax the out-edges of the frontier (a host-driven step: read first).
+ENTRIES(sssp_push, SsspPushRead)
+ENTRY(sssp_push_etwc, SsspPushRead, LETWC)
 // sssp_pull_<lb>: every vertex relaxes its in-edges from frontier members.
 ENTRIES(sssp_pull, SsspPull)
 ENTRY(sssp_pull_etwc, SsspPull, LETWC)
