@@ -47,10 +47,11 @@ type bcArgs struct {
 	next, rest               uint64
 	d, src                   int64
 	counters                 uint64
+	half                     int64
 }
 
-var _ [136 - unsafe.Sizeof(bcArgs{})]byte // sizeof(BcArgs), static_asserted in bc.cu
-var _ [unsafe.Sizeof(bcArgs{}) - 136]byte
+var _ [144 - unsafe.Sizeof(bcArgs{})]byte // sizeof(BcArgs), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcArgs{}) - 144]byte
 
 // bcDetailed is how many sources get one trace record per level.
 const bcDetailed = 16
@@ -196,18 +197,23 @@ func bc(r *run) error {
 		}
 		a.ioff, a.inbr = in.off.addr(), in.nbr.addr()
 	}
-	// Per-vertex state: depth -1, sigma 0, centrality 0.
+	// Per-vertex state: depth -1, sigma 0, centrality 0 (a fused launch that runs every source
+	// clears depth and sigma itself).
+	batched := s.Batch > 1 && len(srcs) > 1
+	fusedOnly := s.Fuse == engine.FuseOn && !batched
 	if b.depth, err = r.buf("bc.depth", n*4, false); err != nil {
-		return err
-	}
-	if err := memset32(b.depth, 0xffffffff, n); err != nil {
 		return err
 	}
 	if b.sigma, err = r.buf("bc.sigma", n*8, false); err != nil {
 		return err
 	}
-	if err := memset8(b.sigma, 0, n*8); err != nil {
-		return err
+	if !fusedOnly {
+		if err := memset32(b.depth, 0xffffffff, n); err != nil {
+			return err
+		}
+		if err := memset8(b.sigma, 0, n*8); err != nil {
+			return err
+		}
 	}
 	coef, err := r.buf("bc.coef", n*8, false)
 	if err != nil {
@@ -221,6 +227,11 @@ func bc(r *run) error {
 		return err
 	}
 	a.depth, a.sigma, a.coef, a.cent = b.depth.addr(), b.sigma.addr(), coef.addr(), cent.addr()
+	// an undirected graph finds each path from both ends: the single-source kernels add half
+	// of each dependency, or, where batches add whole ones, bc_halve halves the sum at the end
+	if !r.g.Directed && !batched {
+		a.half = 1
+	}
 	if b.data {
 		if b.queue, err = r.buf("bc.queue", n*4, false); err != nil {
 			return err
@@ -237,7 +248,7 @@ func bc(r *run) error {
 	// The sources: in batches of s.Batch, a bit each, then one at a time those of a batch that
 	// went too deep (all of them when batch=1).
 	singles := srcs
-	if s.Batch > 1 && len(srcs) > 1 {
+	if batched {
 		if singles, err = b.batches(srcs, s.Batch); err != nil {
 			return err
 		}
@@ -265,7 +276,7 @@ func bc(r *run) error {
 			r.res.Summary.Reached = b.reached
 		}
 	}
-	if !r.g.Directed {
+	if !r.g.Directed && batched {
 		if err := launchStruct(r, "bc_halve", blocks(n, block), a); err != nil {
 			return err
 		}

@@ -38,13 +38,15 @@ type bcFused struct {
 	bits                    uint64
 	rank, cacc, bsum        uint64
 	ccap                    int64
+	arank                   uint64
 	src, dir                int64
 	alpha, beta             float64
 	init                    int64
+	half                    int64
 }
 
-var _ [200 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
-var _ [unsafe.Sizeof(bcFused{}) - 200]byte
+var _ [216 - unsafe.Sizeof(bcFused{})]byte // sizeof(BcFused), static_asserted in bc.cu
+var _ [unsafe.Sizeof(bcFused{}) - 216]byte
 
 // Row and state-row words (kernels/bc.cu BcRow, BcCtl).
 const (
@@ -105,7 +107,7 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	// a backward level adds into a dense array at its predecessors' ranks when their acc would
 	// be more DRAM sectors than L2 holds (n doubles past half of L2) and the array stays in a
 	// quarter of it
-	var rank, cacc, bsum buffer
+	var rank, cacc, bsum, arank buffer
 	ccap := int64(0)
 	if l2 := int64(r.dev.l2); n*8 > l2/2 || r.eng.bcRanks {
 		ccap = max(1024, l2/4/8)
@@ -117,6 +119,12 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 		}
 		if bsum, err = r.scratch("bc.bsum", int64(f.grid)*4); err != nil {
 			return nil, err
+		}
+		// a word per in-arc for level 1's marks, where it leaves a quarter of the free memory
+		if free, _, err := cu.MemInfo(); err == nil && r.m*4 < int64(free)/4*3 {
+			if arank, err = r.scratch("bc.arank", max(r.m, 1)*4); err != nil {
+				return nil, err
+			}
 		}
 	}
 	dir := int64(2)
@@ -130,8 +138,8 @@ func (b *bcState) newFused(acc buffer) (*bcFusedRun, error) {
 	f.a = bcFused{off: a.off, nbr: a.nbr, ioff: a.ioff, inbr: a.inbr, n: n, m: r.m,
 		depth: a.depth, sigma: a.sigma, acc: acc.addr(), cent: a.cent,
 		lq: lq.addr(), lens: lens.addr(), rows: rows.addr(), ctl: f.ctl.addr(), levels: f.levels, bits: bits.addr(),
-		rank: rank.addr(), cacc: cacc.addr(), bsum: bsum.addr(), ccap: ccap,
-		dir: dir, alpha: b.alpha, beta: b.beta, init: 1}
+		rank: rank.addr(), cacc: cacc.addr(), bsum: bsum.addr(), ccap: ccap, arank: arank.addr(),
+		dir: dir, alpha: b.alpha, beta: b.beta, init: 1, half: a.half}
 	if f.a.ioff == 0 {
 		// push only: the backward phase still walks in-edges (predecessors)
 		in, err := r.inCSR()
@@ -254,6 +262,9 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 		if row(k, bcRDir)&2 == 2 {
 			rec.Note = joinNote(rec.Note, "its sigma are all 1: counts them instead of loading them")
 		}
+		if row(k, bcRDir)&4 == 4 {
+			rec.Note = joinNote(rec.Note, "marks each in-arc with its tail's rank in the level, for the backward level")
+		}
 		if err := f.record(rec); err != nil {
 			return err
 		}
@@ -279,6 +290,8 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 			rec.Note = fmt.Sprintf("pushed into a bitmap of level %d's %d vertices", k-1, row(k-1, bcRCount))
 		case 3:
 			rec.Note = fmt.Sprintf("pushed into a dense array of level %d's %d vertices, at their ranks in its bitmap", k-1, row(k-1, bcRCount))
+		case 6, 7:
+			rec.Note = fmt.Sprintf("pushed into a dense array of level %d's %d vertices along the arcs its forward level marked", k-1, row(k-1, bcRCount))
 		}
 		if err := f.record(rec); err != nil {
 			return err

@@ -42,9 +42,12 @@ struct BcArgs {
     i64 d;
     i64 src;
     u64* counters;
+    // half: add half of each dependency (an undirected graph, whose every path is found from
+    // both ends, when no batch of the run adds whole ones)
+    i64 half;
 };
 
-static_assert(sizeof(BcArgs) == 136, "BcArgs must match bcArgs in bc.go");
+static_assert(sizeof(BcArgs) == 144, "BcArgs must match bcArgs in bc.go");
 
 __device__ __forceinline__ i64 gtid() { return blockIdx.x * (i64)blockDim.x + threadIdx.x; }
 __device__ __forceinline__ i64 gstride() { return (i64)gridDim.x * blockDim.x; }
@@ -172,7 +175,7 @@ __device__ void back(const BcArgs& a) {
         if (!active || lane != 0) continue;
         double sv = a.sigma[v], delta = sv * s;
         a.coef[v] = (1 + delta) / sv;
-        if (v != (u32)a.src) a.cent[v] += delta;
+        if (v != (u32)a.src) a.cent[v] += a.half ? 0.5 * delta : delta;
         verts++;
     }
     flush(a, verts, 0, scanned);
@@ -256,6 +259,10 @@ struct BcFused {
     double* cacc;
     u32* bsum;
     i64 ccap;
+    // arank: a word per in-arc (nullptr: none), written by a counted level 1 pulled through the
+    // rank words: the rank of the arc's tail among level 1's members, ~0 for an arc from
+    // elsewhere, so that backward level 2 adds along the marked arcs without testing them
+    u32* arank;
     // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
     // init: clear every vertex first.
     i64 src;
@@ -263,9 +270,10 @@ struct BcFused {
     double alpha;
     double beta;
     i64 init;
+    i64 half;  // add half of each dependency (BcArgs.half)
 };
 
-static_assert(sizeof(BcFused) == 200, "BcFused must match bcFused in bc_fused.go");
+static_assert(sizeof(BcFused) == 216, "BcFused must match bcFused in bc_fused.go");
 
 // A level's row: edges scanned, vertices found (forward), their out-edges, the time at its
 // end (globaltimer), its vertices, its shape (RDir: bit 0 pull or bitmap, bit 1 BcOnes or
@@ -322,11 +330,13 @@ __device__ void bc_bitmap(const BcFused& b, cg::grid_group& grid, i64 t, i64 nt,
 // (level 0, and level 1 without parallel arcs from the source), which counts its members
 // instead of loading their sigma; a backward push into the members' acc; the same into cacc at
 // the members' ranks.
-enum { BcFwd = 0, BcBack = 1, BcOnes = 2, BcRank = 3 };
+// BcMark is BcOnes through the rank words that also marks each in-arc (arank); BcMarked is
+// BcRank along those marks.
+enum { BcFwd = 0, BcBack = 1, BcOnes = 2, BcRank = 3, BcMark = 4, BcMarked = 5 };
 
 template <int M>
 struct BcForward {
-    enum { value = M == BcFwd || M == BcOnes };
+    enum { value = M == BcFwd || M == BcOnes || M == BcMark };
 };
 
 // rank_of: the rank of member c of a level whose rank words are w = rank[c / 32].
@@ -386,7 +396,25 @@ __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 
     double x = 0;
     int ones = 0;
     for (; e + 3 * step < end; e += 4 * step) {
+        if (M == BcMarked) {
+            const u32 q0 = b.arank[e], q1 = b.arank[e + step], q2 = b.arank[e + 2 * step], q3 = b.arank[e + 3 * step];
+            if (q0 != ~0u) atomicAdd(&b.cacc[q0], cw);
+            if (q1 != ~0u) atomicAdd(&b.cacc[q1], cw);
+            if (q2 != ~0u) atomicAdd(&b.cacc[q2], cw);
+            if (q3 != ~0u) atomicAdd(&b.cacc[q3], cw);
+            continue;
+        }
         const u32 c0 = __ldg(&nbr[e]), c1 = __ldg(&nbr[e + step]), c2 = __ldg(&nbr[e + 2 * step]), c3 = __ldg(&nbr[e + 3 * step]);
+        if (M == BcMark) {
+            const uint2 w0 = rk[c0 >> 5], w1 = rk[c1 >> 5], w2 = rk[c2 >> 5], w3 = rk[c3 >> 5];
+            const bool h0 = (w0.x >> (c0 & 31)) & 1, h1 = (w1.x >> (c1 & 31)) & 1, h2 = (w2.x >> (c2 & 31)) & 1, h3 = (w3.x >> (c3 & 31)) & 1;
+            b.arank[e] = h0 ? rank_of(w0, c0) : ~0u;
+            b.arank[e + step] = h1 ? rank_of(w1, c1) : ~0u;
+            b.arank[e + 2 * step] = h2 ? rank_of(w2, c2) : ~0u;
+            b.arank[e + 3 * step] = h3 ? rank_of(w3, c3) : ~0u;
+            ones += (int)h0 + (int)h1 + (int)h2 + (int)h3;
+            continue;
+        }
         if (M == BcRank) {
             const uint2 w0 = rk[c0 >> 5], w1 = rk[c1 >> 5], w2 = rk[c2 >> 5], w3 = rk[c3 >> 5];
             if ((w0.x >> (c0 & 31)) & 1) atomicAdd(&b.cacc[rank_of(w0, c0)], cw);
@@ -409,7 +437,19 @@ __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 
         }
     }
     for (; e < end; e += step) {
+        if (M == BcMarked) {
+            const u32 q = b.arank[e];
+            if (q != ~0u) atomicAdd(&b.cacc[q], cw);
+            continue;
+        }
         const u32 c = __ldg(&nbr[e]);
+        if (M == BcMark) {
+            const uint2 w = rk[c >> 5];
+            const bool h = (w.x >> (c & 31)) & 1;
+            b.arank[e] = h ? rank_of(w, c) : ~0u;
+            ones += (int)h;
+            continue;
+        }
         if (M == BcRank) {
             const uint2 w = rk[c >> 5];
             if ((w.x >> (c & 31)) & 1) atomicAdd(&b.cacc[rank_of(w, c)], cw);
@@ -419,7 +459,7 @@ __device__ __forceinline__ double bc_walk(const BcFused& b, const u32* nbr, i64 
             else x += b.sigma[c];
         }
     }
-    return M == BcOnes ? (double)ones : x;
+    return M == BcOnes || M == BcMark ? (double)ones : x;
 }
 
 // bc_lists runs a level whose other side is in b.bits over the rows' lists, a thread, a warp
@@ -448,7 +488,10 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
     const u32* nbr = b.inbr;
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
     const bool fwd = BcForward<M>::value;
-    const i64 items = fwd ? b.n : rcnt;
+    // a backward level of a quarter of the vertices or more takes its rows in vertex order, by
+    // depth, streaming what the stored level's order would load a sector a row
+    const bool byIndex = fwd || rcnt * 4 >= b.n;
+    const i64 items = byIndex ? b.n : rcnt;
     if (threadIdx.x == 0) sedges = 0, sfound = 0, sscout = 0;
     __syncthreads();
     u64 edges = 0, scout = 0;
@@ -457,15 +500,22 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
         const i64 i = chunk + threadIdx.x;
         u32 r = 0;
         bool row = false;
-        if (i < items) {
-            r = fwd ? (u32)i : b.lq[rbase + i];
-            row = !fwd || b.depth[r] < 0;
-        }
         i64 beg = 0, end = 0;
         double cw = 0;
-        if (row) {
-            beg = __ldg(&off[r]), end = __ldg(&off[r + 1]);
-            if (!fwd) cw = b.acc[r] + 1.0 / b.sigma[r];
+        if (i < items) {
+            if (byIndex) {
+                // the row's depth and offsets are loaded together, not one after the other
+                r = (u32)i;
+                const int dr = b.depth[r];
+                beg = __ldg(&off[r]), end = __ldg(&off[r + 1]);
+                row = fwd ? dr < 0 : dr == d + 1;
+                if (!row) end = beg;
+            } else {
+                r = b.lq[rbase + i];
+                row = true;
+                beg = __ldg(&off[r]), end = __ldg(&off[r + 1]);
+            }
+            if (!fwd && row) cw = b.acc[r] + 1.0 / b.sigma[r];
         }
         const i64 deg = end - beg;
         edges += deg;
@@ -487,7 +537,7 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
         __syncthreads();
         for (u32 k = 0; k < snbig; k++) {
             const u32 owner = sbig[k];
-            const u32 rr = fwd ? (u32)(chunk + owner) : b.lq[rbase + chunk + owner];
+            const u32 rr = byIndex ? (u32)(chunk + owner) : b.lq[rbase + chunk + owner];
             const double rcw = fwd ? 0.0 : b.acc[rr] + 1.0 / b.sigma[rr];
             double x = bc_walk<M>(b, nbr, __ldg(&off[rr]) + threadIdx.x, __ldg(&off[rr + 1]), BLOCK, rcw);
             if (fwd) {
@@ -524,7 +574,7 @@ __device__ void bc_lists(const BcFused& b, int d, i64 rbase, i64 rcnt, u64* coun
             __syncthreads();
             if (found) {
                 out[sbase + swarp[wid] + __popc(fm & ((1u << lane) - 1))] = r;
-                scout += (u64)(b.off[r + 1] - b.off[r]);
+                scout += b.off == off ? (u64)deg : (u64)(b.off[r + 1] - b.off[r]);  // undirected: the in-list is the out-list
             }
         }
         __syncthreads();
@@ -620,6 +670,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
     /// 2. Forward.
     BcState st = {0, 0, b.off[src + 1] - b.off[src], b.m, 0, b.dir == 1 ? 1 : 0};
     u32 cnt = 1;  // the level's size: the source alone, then loaded beside the scout after each barrier
+    bool marked = false;  // level 1 marked its arcs (BcMark)
     while (true) {
         if (cnt == 0) break;
         if (st.k >= b.levels - 1) {
@@ -642,7 +693,13 @@ __device__ void bc_fused_loop(const BcFused& b) {
         // a pulled level whose members' sigma are all 1 counts them: level 0, and level 1 unless
         // level 0 found a parallel arc (BcMulti, written before the last barrier)
         const bool ones = st.dir == 1 && (st.k == 0 || (st.k == 1 && ((volatile u64*)b.ctl)[BcMulti] == 0));
-        if (st.dir == 1) {
+        // a counted level 1 few enough for cacc marks its arcs for backward level 2 (BcMark)
+        const bool mark = ones && st.k == 1 && b.arank != nullptr && b.ccap > 0 && (i64)cnt <= b.ccap;
+        marked |= mark;
+        if (mark) {
+            bc_rank(b, grid, t, nt, st.base, cnt);
+            bc_lists<BcMark>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
+        } else if (st.dir == 1) {
             bc_bitmap(b, grid, t, nt, st.base, cnt);
             if (ones) bc_lists<BcOnes>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
             else bc_lists<BcFwd>(b, (int)st.k, 0, 0, s.counters, s.out_q, s.out_len);
@@ -660,7 +717,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
         const u32 next = ((volatile u32*)b.lens)[st.k + 1];
         st.scout = (i64)((volatile u64*)s.counters)[RScout];
         st.to_check -= st.scout;
-        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir | (ones ? 2 : 0);
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = st.dir | (ones ? 2 : 0) | (mark ? 4 : 0);
         st.base += cnt;
         st.k++;
         cnt = next;
@@ -678,13 +735,16 @@ __device__ void bc_fused_loop(const BcFused& b) {
         // depths; the bitmap's clearing and two barriers pay from n/16 edges
         // and into a dense array at their ranks when they are few enough (ccap) for it to stay
         // in L2, then each predecessor takes its sum
-        const bool big = sc >= (b.n >> 4);
-        const u32 pcnt = big ? ((volatile u32*)b.lens)[k - 1] : 0;
+        // level 2 after a marked level 1 adds along the marks (the rank words rebuilt alike:
+        // a deeper ranked level may have used them)
+        const bool big = sc >= (b.n >> 4), along = k == 2 && marked;
+        const u32 pcnt = big || along ? ((volatile u32*)b.lens)[k - 1] : 0;
         const bool ranked = big && b.ccap > 0 && (i64)pcnt <= b.ccap;
-        if (ranked) {
+        if (ranked || along) {
             const i64 pbase = base - pcnt;
             bc_rank(b, grid, t, nt, pbase, pcnt);
-            bc_lists<BcRank>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
+            if (along) bc_lists<BcMarked>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
+            else bc_lists<BcRank>(b, (int)k - 1, base, cnt, s.counters, nullptr, nullptr);
             grid.sync();
             const uint2* rk = (const uint2*)b.rank;
             for (i64 i = t; i < pcnt; i += nt) {
@@ -703,21 +763,22 @@ __device__ void bc_fused_loop(const BcFused& b) {
             bc_level<LB>(s, sh, f, cnt, sc);
         }
         grid.sync();
-        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = (big ? 1 : 0) | (ranked ? 2 : 0);
+        if (t == 0) s.counters[RTime] = globaltimer(), s.counters[RCount] = cnt, s.counters[RDir] = (big ? 1 : 0) | (ranked || along ? 2 : 0) | (along ? 4 : 0);
         k--;
     }
     /// 4. Epilogue: over the stored levels, or over every vertex in order when the search
     /// reached a quarter of them or more (streams the arrays instead of a sector a vertex).
+    const double scale = b.half ? 0.5 : 1.0;
     if (total * 4 >= b.n) {
         for (i64 v = t; v < b.n; v += nt) {
             if (b.depth[v] < 0) continue;
-            if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
+            if (v != src) b.cent[v] += scale * b.sigma[v] * b.acc[v];
             b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
         }
     } else {
         for (i64 i = t; i < total; i += nt) {
             u32 v = b.lq[i];
-            if (v != src) b.cent[v] += b.sigma[v] * b.acc[v];
+            if (v != src) b.cent[v] += scale * b.sigma[v] * b.acc[v];
             b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
         }
     }
