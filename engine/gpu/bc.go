@@ -265,6 +265,7 @@ func bc(r *run) error {
 			note = engine.BCSourcesNote(r.req.Params, srcs, r.g.IDs) + "; "
 		}
 		if f != nil {
+			f.last = si == len(singles)-1
 			err = f.source(src, si < bcDetailed, note)
 		} else {
 			err = b.source(src, si < bcDetailed, note)

@@ -70,6 +70,7 @@ type bcFusedRun struct {
 	hlens  []uint32
 	hrows  []uint64
 	levels int64
+	last   bool // the next source is the run's last: its launch leaves the per-vertex state
 }
 
 // newFused prepares the fused launches: the kernel and its grid, the level store (every level's
@@ -162,6 +163,9 @@ func (f *bcFusedRun) source(src uint32, detailed bool, note string) error {
 	f.a.src = int64(src)
 	t0 := time.Now()
 	c := f.a
+	if f.last {
+		c.init |= 2
+	}
 	ev0, ev1, err := r.timed(func() error {
 		if err := launch(f.fn, f.grid, block, unsafe.Pointer(&c), true); err != nil {
 			return fmt.Errorf("%w (kernel %s, cooperative grid %d x %d)", err, f.name, f.grid, block)

@@ -264,7 +264,8 @@ struct BcFused {
     // elsewhere, so that backward level 2 adds along the marked arcs without testing them
     u32* arank;
     // 4. The source and the knobs: dir 0 push, 1 pull, 2 direction-optimizing (alpha, beta);
-    // init: clear every vertex first.
+    // init: bit 0, clear every vertex first; bit 1, the run's last source, whose epilogue leaves
+    // depth, sigma and acc as they are (the next run's first launch clears them).
     i64 src;
     i64 dir;
     double alpha;
@@ -331,7 +332,8 @@ __device__ void bc_bitmap(const BcFused& b, cg::grid_group& grid, i64 t, i64 nt,
 // instead of loading their sigma; a backward push into the members' acc; the same into cacc at
 // the members' ranks.
 // BcMark is BcOnes through the rank words that also marks each in-arc (arank); BcMarked is
-// BcRank along those marks.
+// BcRank along those marks. (Marking only the rows a warp or the block walks, whose stores
+// are coalesced, and adding the others by BcRank was slower: docs/gpu-notes.md.)
 enum { BcFwd = 0, BcBack = 1, BcOnes = 2, BcRank = 3, BcMark = 4, BcMarked = 5 };
 
 template <int M>
@@ -650,7 +652,7 @@ __device__ void bc_fused_loop(const BcFused& b) {
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x, nt = (i64)gridDim.x * blockDim.x;
     u32 src = (u32)b.src;
     /// 1. Prologue.
-    if (b.init) {
+    if (b.init & 1) {
         for (i64 v = t; v < b.n; v += nt) b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
         grid.sync();
     }
@@ -769,17 +771,18 @@ __device__ void bc_fused_loop(const BcFused& b) {
     /// 4. Epilogue: over the stored levels, or over every vertex in order when the search
     /// reached a quarter of them or more (streams the arrays instead of a sector a vertex).
     const double scale = b.half ? 0.5 : 1.0;
+    const bool reset = !(b.init & 2);
     if (total * 4 >= b.n) {
         for (i64 v = t; v < b.n; v += nt) {
             if (b.depth[v] < 0) continue;
             if (v != src) b.cent[v] += scale * b.sigma[v] * b.acc[v];
-            b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+            if (reset) b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
         }
     } else {
         for (i64 i = t; i < total; i += nt) {
             u32 v = b.lq[i];
             if (v != src) b.cent[v] += scale * b.sigma[v] * b.acc[v];
-            b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
+            if (reset) b.depth[v] = -1, b.sigma[v] = 0, b.acc[v] = 0;
         }
     }
     if (t == 0) b.ctl[BcLevels] = levels, b.ctl[BcReached] = total, b.ctl[BcEnd] = globaltimer();
