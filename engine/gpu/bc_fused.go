@@ -21,12 +21,17 @@ import (
 // level, and a backward level of n/16 edges or more, tests the other level's membership in a
 // bitmap (n bits, which stays in L2 where the depths would be DRAM sectors), a thread, a warp
 // or the block a row by its degree whatever the lb; a pulled level sums its row's sigma in
-// registers. Every level runs over the whole
-// grid: on a road network's thousands of levels of a few hundred vertices, block 0 alone with
-// block barriers was slower (a thread a row walks its edges in turn where the grid gives each
-// row a warp; docs/gpu-notes.md). The host reads back the state
-// row, and for a source that gets a record per level the level sizes and counters, in one or
-// two copies per source.
+// registers, and counts its members instead where their sigma are all 1 (level 0, and level 1
+// without parallel arcs from the source). On a graph whose per-vertex arrays exceed L2 a big
+// backward level adds into a dense array at its predecessors' ranks (a bitmap with running
+// counts), which stays in L2 where their acc would be a DRAM sector each, and a counted level 1
+// marks each in-arc with its tail's rank so that backward level 2 adds along the marks without
+// a membership test (bc.arank, a word per arc, where the free memory allows it). Every level
+// runs over the whole grid: on a road network's thousands of levels of a few hundred vertices,
+// block 0 alone with block barriers was slower (a thread a row walks its edges in turn where
+// the grid gives each row a warp; docs/gpu-notes.md). The host reads back the state row, and
+// for a source that gets a record per level the level sizes and counters, in one or two copies
+// per source.
 
 // bcFused mirrors struct BcFused in kernels/bc.cu field for field (all 8 bytes).
 type bcFused struct {
