@@ -105,7 +105,16 @@ type stepSpec struct {
 	// firstHit: a pull row stops at its first hit (bottom-up BFS), so lb=np|etwc run it a
 	// thread per vertex.
 	firstHit bool
+	// grid: the kernel has a <prefix>_grid entry (kernels/common.cuh lb_grid), which takes a
+	// queue of a few rows holding many edges in one launch, each row over the whole grid.
+	grid bool
 }
+
+// richEdges is the fewest edges a step needs for the small-frontier rules to expand it
+// edge-balanced: below it the scan's three kernels cost more than the balance gains (kron20
+// SSSP's last steps, 21 to 1,842 rows of 191 to 15,530 edges, took 65-76 us each so, and
+// 10-20 us under twc).
+const richEdges = 1 << 14
 
 var lbSuffix = map[engine.LoadBalance]string{
 	engine.LBThread: "thread", engine.LBWarp: "warp", engine.LBCTA: "cta", engine.LBTWC: "twc",
@@ -121,16 +130,22 @@ func (r *run) step(sp *stepSpec) error {
 	a.outOff, a.counters = r.dg.out.off.addr(), r.ctl.addr()
 	lb := r.s.LB
 	// A frontier of a few rows holding many edges (a hub's neighbourhood) would keep a handful
-	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead.
-	// TWC, ETWC and NP also adapt to the frontier's size: a small frontier (up to 4096 rows) of
-	// rows averaging 8 or more edges would fill a few blocks and run latency-bound, so it is
-	// expanded edge-balanced, as Gunrock's LB balances over the input when it is small.
+	// of blocks busy under any vertex-mapped strategy: its edges are split evenly instead, by
+	// the kernel's lb_grid entry where it has one (no scan), else edge-balanced. TWC, ETWC and
+	// NP also adapt to the frontier's size: a small frontier (up to 4096 rows) of rows
+	// averaging 8 or more edges, richEdges in all, would fill a few blocks and run
+	// latency-bound, so it is expanded edge-balanced, as Gunrock's LB balances over the input
+	// when it is small.
+	hub := false
 	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge && sp.in.count > 0 {
 		switch {
-		case sp.in.count <= 64 && sp.in.edges >= 1<<14:
+		case sp.in.count <= 64 && sp.in.edges >= richEdges && sp.grid && sp.in.kind == kQueue:
+			hub = true
+			r.note = "few rows with many edges: each row over the whole grid this step"
+		case sp.in.count <= 64 && sp.in.edges >= richEdges:
 			lb = engine.LBEdge
 			r.note = "few rows with many edges: split evenly (edge-balanced) this step"
-		case (lb == engine.LBTWC || lb == engine.LBETWC || lb == engine.LBNP) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count:
+		case (lb == engine.LBTWC || lb == engine.LBETWC || lb == engine.LBNP) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count && sp.in.edges >= richEdges:
 			r.note = lbSuffix[lb] + ": small frontier of rich rows expanded edge-balanced"
 			lb = engine.LBEdge
 		case lb == engine.LBNP && sp.in.edges >= 0 && sp.in.edges < 2*sp.in.count:
@@ -249,7 +264,11 @@ func (r *run) step(sp *stepSpec) error {
 	default:
 		grid = blocks(c.m, block)
 	}
-	if err := r.launch(sp.prefix+"_"+lbSuffix[lb], grid, &a); err != nil {
+	name := sp.prefix + "_" + lbSuffix[lb]
+	if hub {
+		name, grid = sp.prefix+"_grid", blocks(edges, block)
+	}
+	if err := r.launch(name, grid, &a); err != nil {
 		return err
 	}
 	if sp.out != nil && sp.out.kind != kQueue && !sp.noCount {

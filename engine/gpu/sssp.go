@@ -231,7 +231,7 @@ func sssp(r *run) error {
 		if dir == engine.Pull {
 			prefix = "sssp_pull"
 		}
-		sp := &stepSpec{prefix: prefix, csr: csr, pull: dir == engine.Pull, in: cur, out: next, far: farA,
+		sp := &stepSpec{prefix: prefix, csr: csr, pull: dir == engine.Pull, in: cur, out: next, far: farA, grid: dir == engine.Push,
 			a: kargs{val: val.addr(), valIn: valIn.addr(), iter: int64(iter), update: updateCode(s.Update), bound: bound}}
 		if sweep {
 			sp.topo, sp.in, sp.out, sp.far = true, nil, topoOut, nil

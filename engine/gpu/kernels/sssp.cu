@@ -165,9 +165,11 @@ struct FarPile<SsspPull> {
     static constexpr bool on = true;
 };
 
-// sssp_push_<lb>: relax the out-edges of the frontier (a host-driven step: read first).
+// sssp_push_<lb>: relax the out-edges of the frontier (a host-driven step: read first);
+// sssp_push_grid: a few rows holding many edges, each row over the whole grid (a hub).
 ENTRIES(sssp_push, SsspPushRead)
 ENTRY(sssp_push_etwc, SsspPushRead, LETWC)
+ENTRY(sssp_push_grid, SsspPushRead, LGrid)
 // sssp_pull_<lb>: every vertex relaxes its in-edges from frontier members.
 ENTRIES(sssp_pull, SsspPull)
 ENTRY(sssp_pull_etwc, SsspPull, LETWC)
