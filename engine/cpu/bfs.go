@@ -200,7 +200,7 @@ func (b *bfsState) loop(ctx context.Context, src uint32) error {
 		putSegQueue(b.next)
 		if b.maps != nil {
 			b.maps.front, b.maps.nmap = b.front, b.nmap // (steps swap them)
-			bfsMapPool.Put(b.maps)
+			bfsMapKeep.put(b.maps)
 		}
 	}()
 	b.cur.setOne(src)

@@ -1,7 +1,5 @@
 package cpu
 
-import "sync"
-
 // The BFS frontier's representations (queue, bitmap, boolmap) and the conversions between
 // them; bfs.go's loop converts when a step reads another form than the last one wrote.
 
@@ -103,11 +101,11 @@ type bfsMaps struct {
 	priv        []bitmap // queueToBitmapPrivate's, clear between uses
 }
 
-var bfsMapPool sync.Pool
+var bfsMapKeep keep[bfsMaps]
 
-// getBFSMaps returns clear frontier bitmaps for n vertices, reusing pooled ones if any.
+// getBFSMaps returns clear frontier bitmaps for n vertices, reusing kept ones if any.
 func getBFSMaps(n int) *bfsMaps {
-	if m, ok := bfsMapPool.Get().(*bfsMaps); ok && m.n == n {
+	if m := bfsMapKeep.get(); m != nil && m.n == n {
 		clear(m.front)
 		clear(m.nmap)
 		for _, p := range m.priv {

@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -19,8 +18,9 @@ import (
 // The schedule space:
 //
 //   - method=afforest (the default; Sutton et al. [1], GAPBS cc.cc): link each vertex to its
-//     first two neighbours (in one pass, see afforest), compress, sample the most frequent label (the giant component),
-//     then link the remaining arcs of every vertex outside it, and compress. Links hook the
+//     first two neighbours (in one pass, or in GAPBS's rounds on road graphs: see afforest),
+//     compress, sample the most frequent label (the giant component), then link the
+//     remaining arcs of every vertex outside it, and compress. Links hook the
 //     higher root under the lower with a CAS.
 //   - method=sv (Shiloach-Vishkin as in GAPBS cc_sv.cc [2]): hook roots over every arc,
 //     pointer-jump, repeat until no hook; update=rmw hooks with a CAS, update=rw with a plain
@@ -98,58 +98,56 @@ func runCC(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
-// linkArcs links each vertex u of [lo, hi) whose label is not skip to its neighbours
-// nb[off[u]+first : off[u]+last] (those that exist), and returns the arcs it scanned and the
-// vertices it skipped. A link hooks the trees of u and v together: the higher root goes under
-// the lower with a CAS (GAPBS Link). A function of the slices, with the link written in the
-// loop: as a closure calling link per arc, comp and the loop's state went through the stack
-// and every arc paid a call; road NE's first round took 8.5-9.6 ms against 5.3-6.2 this way
-// (2 workers). With ahead, the labels of the vertex lookAhead on are prefetched.
-func linkArcs(comp []uint32, off []int64, nb []uint32, lo, hi int, first, last int64, skip uint32, ahead bool) (scanned, skipped int64) {
-	for u := lo; u < hi; u++ {
-		if a := u + lookAhead; ahead && a < hi {
-			// Prefetch the labels a later vertex will link with, so that their cache
-			// misses overlap this vertex's links (each ends in a CAS, which on x86
-			// would wait for loads: the misses would then come one by one).
-			if s, e := off[a]+first, off[a]+min(last, off[a+1]-off[a]); s < e {
-				prefetch(unsafe.Pointer(&comp[nb[s]]))
-				if s+1 < e {
-					prefetch(unsafe.Pointer(&comp[nb[s+1]]))
-				}
-			}
+// link hooks the trees of u and v together: the higher root goes under the lower with a CAS
+// (GAPBS Link). A function of the labels, not a method: the caller's loop keeps comp in
+// registers. linkRound carries a copy in its loop.
+func link(comp []uint32, u, v uint32) {
+	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+	for p1 != p2 {
+		// high and low without a branch (GAPBS: low = p1 + (p2 - high)): which label is the
+		// higher is a coin toss, and the branches that max and min compiled to mispredicted
+		// half the time
+		diff := int64(p1) - int64(p2)
+		m := diff & (diff >> 63) // diff if p1 < p2, else 0
+		high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
+		pHigh := atomic.LoadUint32(&comp[high])
+		if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+			return
 		}
-		if atomic.LoadUint32(&comp[u]) == skip {
-			skipped++
-			continue
-		}
-		s, e := off[u]+first, off[u]+min(last, off[u+1]-off[u])
-		if s >= e {
-			continue
-		}
-		scanned += e - s
-		for _, v := range nb[s:e] {
-			p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
-			for p1 != p2 {
-				// high and low without a branch (GAPBS: low = p1 + (p2 - high)): which
-				// label is the higher is a coin toss, and the branches that max and min
-				// compiled to mispredicted half the time
-				diff := int64(p1) - int64(p2)
-				m := diff & (diff >> 63) // diff if p1 < p2, else 0
-				high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
-				pHigh := atomic.LoadUint32(&comp[high])
-				if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
-					break
-				}
-				p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
-				p2 = atomic.LoadUint32(&comp[low])
-			}
-		}
+		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+		p2 = atomic.LoadUint32(&comp[low])
 	}
-	return scanned, skipped
 }
 
-// noSkip is linkArcs's skip when no label is skipped (labels are vertex ids, below it).
-const noSkip = math.MaxUint32
+// linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
+// r-th neighbour, if it has one; it returns the arcs linked. A function of the slices with
+// link's loop written in its own (a copy of link's): as a closure calling link per vertex,
+// comp and the loop's state went through the stack and every vertex paid a call; road NE's
+// two rounds and compresses took ~63 ms at 1 worker this way against ~52 (GAPBS ~51).
+func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int64 {
+	var linked int64
+	for u := lo; u < hi; u++ {
+		s := off[u] + r
+		if s >= off[u+1] {
+			continue
+		}
+		linked++
+		v := nb[s]
+		p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+		for p1 != p2 {
+			diff := int64(p1) - int64(p2)
+			m := diff & (diff >> 63)
+			high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
+			pHigh := atomic.LoadUint32(&comp[high])
+			if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+				break
+			}
+			p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+			p2 = atomic.LoadUint32(&comp[low])
+		}
+	}
+	return linked
+}
 
 // compress points every vertex at its root (pointer jumping).
 func (c *ccState) compress() {
@@ -200,8 +198,9 @@ const lookAhead = 16
 
 // nearLabels reports whether most sampled vertices' first arcs join vertices whose labels lie
 // within nearIDs of each other, as on a road graph numbered along its geometry: there the
-// labels the neighbour rounds read are mostly cached as the sweep passes, and prefetching
-// them (lookAhead) only adds work; on kron and urand graphs almost no arc is near.
+// labels the neighbour rounds read are mostly cached as the sweep passes, prefetching them
+// (lookAhead) only adds work, and afforest runs GAPBS's rounds; on kron and urand graphs
+// almost no arc is near.
 func nearLabels(g *graph.CSR) bool {
 	const samples, nearIDs = 256, 1 << 14 // 64 KB of labels either side
 	n := g.NumVertices()
@@ -222,13 +221,21 @@ func nearLabels(g *graph.CSR) bool {
 	return 2*near > seen
 }
 
-// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it: `rounds` neighbour rounds,
-// round r linking every vertex to its r-th neighbour, each followed by a compress (which
-// shortens the paths that the next round's links climb), then the final links. Earlier this
-// linked the first two neighbours in one pass and compressed once, which saved the second
-// pass over the offsets when links were calls (kron20 ~20% less CPU time); with the link
-// in linkArcs's loop the rounds are as fast there and faster on road graphs (road NE, 2
-// workers: 26-28 ms a run against 29-31).
+// afforest is Sutton et al.'s algorithm: `rounds` neighbour rounds, round r linking every
+// vertex to its r-th neighbour, then a compress, the sample, and the final links. Two ways
+// to run the rounds, by the graph:
+//
+//   - labels near (nearLabels: a road graph numbered along its geometry): as GAPBS's cc.cc
+//     does, one pass per round, each followed by a compress (which shortens the paths the
+//     next round's links climb), in linkRound. Road NE, 2 workers: ~37 ms a run against
+//     ~44 in one pass (GAPBS ~36, on a loaded machine; 1 worker ~52 against ~63).
+//   - otherwise: both rounds in one pass, prefetching the labels of the vertex lookAhead on,
+//     and one compress: the second pass over the offsets and the neighbour lists' first
+//     cache lines (a line per vertex, ~64 MB on a scale-20 graph) costs more than the longer
+//     climbs: kron20 CC took ~20% less CPU time, urand20 the same; kron18 at 2 workers
+//     8.5-10 ms against 10.2-10.6 with linkRound's rounds. (Measured again at 2 workers:
+//     GAPBS's rounds took 71 ms on kron20 against 51 in one pass, GAPBS 55; at 16 on the GPU
+//     machine's host, 15% less in a noisy run.)
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2
 	g := c.g
@@ -239,10 +246,36 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start := time.Now()
 	clear(c.cnt)
 	comp := c.comp
-	ahead := !nearLabels(g)
-	for r := int64(0); r < rounds; r++ {
-		c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
-			scanned, _ := linkArcs(comp, off, nb, lo, hi, r, r+1, noSkip, ahead)
+	if nearLabels(g) {
+		for r := int64(0); r < rounds; r++ {
+			c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+				c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
+			})
+			c.compress()
+		}
+	} else {
+		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
+			var scanned int64
+			for u := lo; u < hi; u++ {
+				if a := u + lookAhead; a < hi {
+					// Prefetch the labels a later vertex will link with, so that their
+					// cache misses overlap this vertex's links (each ends in a CAS, which
+					// on x86 would wait for loads: the misses would then come one by one).
+					if s, e := off[a], off[a+1]; s < e {
+						prefetch(unsafe.Pointer(&comp[nb[s]]))
+						if s+1 < e {
+							prefetch(unsafe.Pointer(&comp[nb[s+1]]))
+						}
+					}
+				}
+				s, e := off[u], off[u+1]
+				if k := min(e-s, rounds); k > 0 {
+					for _, v := range nb[s : s+k] {
+						link(comp, uint32(u), v)
+					}
+					scanned += k
+				}
+			}
 			c.cnt[w].a += scanned
 		})
 		c.compress()
@@ -257,13 +290,26 @@ func (c *ccState) afforest(ctx context.Context) error {
 	giant, share := c.sampleFrequent()
 	clear(c.cnt)
 	t := c.t
-	c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
-		scanned, skipped := linkArcs(comp, off, nb, lo, hi, rounds, math.MaxInt64, giant, false)
-		if t != nil {
-			// A directed graph: u's in-arcs from the giant component are not
-			// scanned from their tails, so scan them here.
-			in, _ := linkArcs(comp, t.Offsets, t.Neighbors, lo, hi, 0, math.MaxInt64, giant, false)
-			scanned += in
+	c.forRange(c.n, 1<<10, 1, func(w, lo, hi int) {
+		var skipped, scanned int64
+		for u := lo; u < hi; u++ {
+			if atomic.LoadUint32(&comp[u]) == giant {
+				skipped++
+				continue
+			}
+			s, e := off[u]+rounds, off[u+1]
+			for i := s; i < e; i++ {
+				link(comp, uint32(u), nb[i])
+			}
+			scanned += max(0, e-s)
+			if t != nil {
+				// A directed graph: u's in-arcs from the giant component are not
+				// scanned from their tails, so scan them here.
+				for _, v := range t.Neighbors[t.Offsets[u]:t.Offsets[u+1]] {
+					link(comp, uint32(u), v)
+				}
+				scanned += t.Offsets[u+1] - t.Offsets[u]
+			}
 		}
 		c.cnt[w].a += scanned
 		c.cnt[w].b += skipped

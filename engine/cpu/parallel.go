@@ -190,19 +190,19 @@ func newSegQueue(workers, capHint int) *segQueue {
 
 // segQueues keeps queues between runs: a benchmark or a session repeating a run reuses their
 // grown segments instead of allocating and faulting in new memory each time.
-var segQueues sync.Pool
+var segQueues keep[segQueue]
 
-// getSegQueue returns an empty queue of workers segments, reusing a pooled one if any.
+// getSegQueue returns an empty queue of workers segments, reusing a kept one if any.
 func getSegQueue(workers int) *segQueue {
-	if q, ok := segQueues.Get().(*segQueue); ok && len(q.seg) == workers {
+	if q := segQueues.get(); q != nil && len(q.seg) == workers {
 		q.reset()
 		return q
 	}
 	return newSegQueue(workers, 1024)
 }
 
-// putSegQueue returns a queue to the pool; the caller must not use it again.
-func putSegQueue(q *segQueue) { segQueues.Put(q) }
+// putSegQueue keeps a queue for a later run; the caller must not use it again.
+func putSegQueue(q *segQueue) { segQueues.put(q) }
 
 // reset empties every segment, keeping the memory.
 func (q *segQueue) reset() {

@@ -147,7 +147,7 @@ func runSSSP(ctx context.Context, r *Run) error {
 	}
 	st.rings = getRings(r.Workers)
 	st.change = getSegQueue(r.Workers)
-	defer func() { ringPool.Put(st.rings); putSegQueue(st.change) }()
+	defer func() { rs := st.rings; ringKeep.put(&rs); putSegQueue(st.change) }()
 	switch {
 	case s.Driven == engine.Topology:
 		err = st.bellmanFord(ctx, s.Direction == engine.Pull)

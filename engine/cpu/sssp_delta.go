@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -156,12 +155,13 @@ func (r *binRing) grow(b int64) {
 	r.bins = nb
 }
 
-// ringPool keeps the workers' rings between runs, with their grown bins.
-var ringPool sync.Pool
+// ringKeep keeps the workers' rings between runs, with their grown bins.
+var ringKeep keep[[]binRing]
 
-// getRings returns workers empty rings, reusing pooled ones if any.
+// getRings returns workers empty rings, reusing kept ones if any.
 func getRings(workers int) []binRing {
-	if rs, ok := ringPool.Get().([]binRing); ok && len(rs) == workers {
+	if p := ringKeep.get(); p != nil && len(*p) == workers {
+		rs := *p
 		for i := range rs {
 			for b := range rs[i].bins {
 				rs[i].bins[b] = rs[i].bins[b][:0]
