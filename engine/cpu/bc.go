@@ -342,12 +342,14 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 	} else {
 		depth := b.depth
 		r.forRange(b.n, 1024, 1, func(w, lo, hi int) {
-			var one [1]uint32
+			var one, mark [1]uint32
+			var buf []uint32 // (the levels are not stored: reused for each vertex)
 			var a, c int64
 			for u := lo; u < hi; u++ {
 				if atomic.LoadInt32(&depth[u]) == d {
 					one[0] = uint32(u)
-					_, x, y := b.pushPiece(one[:], one[:], d+1, nil) // (the levels are not stored)
+					var x, y int64
+					buf, x, y = b.pushPiece(one[:], mark[:], d+1, buf[:0])
 					a, c = a+x, c+y
 				}
 			}
