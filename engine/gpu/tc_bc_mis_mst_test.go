@@ -236,54 +236,18 @@ func TestBCGridLevels(t *testing.T) {
 	sampled := single
 	sampled.Sources, sampled.Seed = 40, 5
 	e := openGPU(t)
-	checkBC(t, e, smallCases(t), []engine.Params{single, sampled},
-		[]string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=thread", "lb=cta", "fuse=on lb=warp", "lb=twc", "lb=twc alpha=1 beta=2", "batch=1 lb=thread fuse=on"})
-}
-
-// TestBCOnesAndRanks runs the fused BC's counted level (a pulled level whose members' sigma
-// are all 1) and its ranked and marked backward levels (added into a dense array at the
-// predecessors' ranks, which the engine takes on graphs past L2 and the test turns on for
-// every graph), on every test graph and on two multigraphs whose parallel arcs from the
-// source give level 1 sigma of 2, which a count would miss; every result agrees with
-// engine/ref.
-func TestBCOnesAndRanks(t *testing.T) {
-	e := openGPU(t)
-	defer gpu.SetBCRanks(e, gpu.SetBCRanks(e, true))
-	// 0 -> 1 twice, 0 -> 2, then 1, 2 -> 3 -> 4 and 1 -> 4, 4 -> 5: sigma(1) = 2, sigma(3) = 3
-	multi := &graph.CSR{Offsets: []int64{0, 3, 5, 6, 7, 8, 8}, Neighbors: []uint32{1, 1, 2, 3, 4, 3, 4, 5}, Directed: true}
-	// the same arcs both ways, the parallel pair too
-	sym := &graph.CSR{Offsets: []int64{0, 3, 7, 9, 12, 15, 16}, Neighbors: []uint32{1, 1, 2, 0, 0, 3, 4, 0, 3, 1, 2, 4, 1, 3, 5, 4}}
-	cases := append([]enginetest.Case{{Name: "multi-d", G: multi}, {Name: "multi-u", G: sym}}, smallCases(t)...)
-	single := engine.DefaultParams()
-	single.Src = 0
-	checkBC(t, e, cases, []engine.Params{single, engine.DefaultParams()},
-		[]string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=warp direction=pull"})
-}
-
-// smallCases is fourAlgsCases without the real graphs of more than 50,000 vertices.
-func smallCases(t *testing.T) []enginetest.Case {
-	var cs []enginetest.Case
-	for _, c := range fourAlgsCases(t) {
-		if !c.Real || c.G.NumVertices() <= 50000 {
-			cs = append(cs, c)
-		}
-	}
-	return cs
-}
-
-// checkBC runs BC on every case with every params under every schedule on e and checks each
-// result against engine/ref's (a case engine/ref refuses, the empty graph, is skipped).
-func checkBC(t *testing.T, e engine.Engine, cases []enginetest.Case, ps []engine.Params, schedules []string) {
-	t.Helper()
 	ref, _ := engine.Open("ref")
-	for _, c := range cases {
-		for _, p := range ps {
+	for _, c := range fourAlgsCases(t) {
+		if c.Real && c.G.NumVertices() > 50000 {
+			continue
+		}
+		for _, p := range []engine.Params{single, sampled} {
 			want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p})
 			if err != nil {
 				continue // the empty graph
 			}
-			for _, ss := range schedules {
-				name := fmt.Sprintf("bc %s src=%s sources=%s [%s]", c.Name, p.Get("src"), p.Get("sources"), ss)
+			for _, ss := range []string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=thread", "lb=cta", "fuse=on lb=warp", "lb=twc", "lb=twc alpha=1 beta=2", "batch=1 lb=thread fuse=on"} {
+				name := fmt.Sprintf("bc %s sources=%s [%s]", c.Name, p.Get("sources"), ss)
 				got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p, Schedule: sched(t, ss)})
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
@@ -291,6 +255,48 @@ func checkBC(t *testing.T, e engine.Engine, cases []enginetest.Case, ps []engine
 				}
 				if err := engine.Verify(c.G, got, want); err != nil {
 					t.Errorf("%s (resolved %s): %v", name, got.Schedule.Relevant(engine.BC, "gpu"), err)
+				}
+			}
+		}
+	}
+}
+
+// TestBCOnesAndRanks runs the fused BC's counted level (a pulled level whose members' sigma
+// are all 1) and its ranked backward levels (added into a dense array at the predecessors'
+// ranks, which the engine takes on graphs past L2 and the test turns on for every graph), on
+// every test graph and on two multigraphs whose parallel arcs from the source give level 1
+// sigma of 2, which a count would miss; every result agrees with engine/ref.
+func TestBCOnesAndRanks(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	defer gpu.SetBCRanks(e, gpu.SetBCRanks(e, true))
+	// 0 -> 1 twice, 0 -> 2, then 1, 2 -> 3 -> 4 and 1 -> 4, 4 -> 5: sigma(1) = 2, sigma(3) = 3
+	multi := &graph.CSR{Offsets: []int64{0, 3, 5, 6, 7, 8, 8}, Neighbors: []uint32{1, 1, 2, 3, 4, 3, 4, 5}, Directed: true}
+	// the same arcs both ways, the parallel pair too
+	sym := &graph.CSR{Offsets: []int64{0, 3, 7, 9, 12, 15, 16}, Neighbors: []uint32{1, 1, 2, 0, 0, 3, 4, 0, 3, 1, 2, 4, 1, 3, 5, 4}}
+	cases := []enginetest.Case{{Name: "multi-d", G: multi}, {Name: "multi-u", G: sym}}
+	for _, c := range fourAlgsCases(t) {
+		if !c.Real || c.G.NumVertices() <= 50000 {
+			cases = append(cases, c)
+		}
+	}
+	single := engine.DefaultParams()
+	single.Src = 0
+	for _, c := range cases {
+		for _, p := range []engine.Params{single, engine.DefaultParams()} {
+			want, err := ref.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p})
+			if err != nil {
+				continue // the empty graph
+			}
+			for _, ss := range []string{"fuse=on", "fuse=on direction=push", "fuse=on direction=pull", "fuse=on lb=warp direction=pull"} {
+				name := fmt.Sprintf("bc %s src=%s [%s]", c.Name, p.Get("src"), ss)
+				got, err := e.Run(context.Background(), engine.Request{Graph: c.G, Algorithm: engine.BC, Params: p, Schedule: sched(t, ss)})
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				if err := engine.Verify(c.G, got, want); err != nil {
+					t.Errorf("%s: %v", name, err)
 				}
 			}
 		}
