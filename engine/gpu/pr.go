@@ -261,8 +261,8 @@ func autoBlocking(n int, avgDeg float64, maxDeg int64) int {
 // graph, outside the timing, as the graph is.
 func preparePR(r *run) error {
 	if dpbPush(&r.s) {
-		_, sum := prDPBShapes(r, r.s.Blocking)
-		_, err := r.dpb(sum.size)
+		bin, sum := prDPBShapes(r, r.s.Blocking)
+		_, err := r.dpb(sum.size, bin.size)
 		return err
 	}
 	if r.s.Blocking > 0 {

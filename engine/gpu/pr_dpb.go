@@ -13,7 +13,7 @@ import (
 
 // dpbLayout is the layout of deterministic propagation blocking (method=dpb; kernels/pr.cu
 // pr_dpb_bin, pr_dpb_sum): the destinations cut into bins of size, the sources into chunks of
-// chunk (dpbChunk). A pair is a source and a bin it has out-neighbours in; the pairs are numbered
+// chunk (prDPBChunk). A pair is a source and a bin it has out-neighbours in; the pairs are numbered
 // bin by bin, in source order in each bin, and each has one term a sweep (vals), written by the
 // binning pass and read by the accumulation. Built on the host once per graph and bin size,
 // before the run's timing starts, and cached with the graph (devGraph.dpb).
@@ -31,7 +31,7 @@ type dpbLayout struct {
 	binGroup     buffer // i64 per bin, +1: its first group
 	gpair        buffer // u32 per group: the pair of its first slot
 	slots        buffer // u16 per slot, dpbGroup a group: see dpbFirst, dpbPad
-	vals         buffer // u32 per pair: its fixed-point term of the sweep
+	vals         buffer // u32 per pair, and 32 more (pr_dpb_sum reads past the last): its fixed-point term of the sweep
 }
 
 func (l *dpbLayout) free() {
@@ -51,18 +51,23 @@ const (
 	dpbGroup = 32
 	dpbFirst = 0x8000
 	dpbPad   = 0x7fff
-	// dpbChunk is the sources of a binning block's chunk (their terms staged in 64 KB of shared
-	// memory).
-	dpbChunk = 16384
+	// dpbChunk is the most sources of a binning block's chunk (their terms staged in 128 KB of
+	// shared memory, prDPBChunk): on kron25 chunks of 32,768 sources binned in 1.61 ms a sweep,
+	// 24,576 in 1.75 and 16,384 in 1.88 on an H100 (longer pieces, longer streams).
+	dpbChunk = 32768
 	// dpbMaxPieces bounds chunks x bins (the pieces table, 8 bytes each, and the builder's
 	// counts, 16 bytes each).
 	dpbMaxPieces = 1 << 25
+	// dpbMaxPairs bounds the pairs: pr_dpb_bin's 32-bit pair numbers run up to 1,024 past the
+	// last.
+	dpbMaxPairs = 1<<32 - 1024
 )
 
-// dpb returns the graph's staged layout for bins of size destinations, building and uploading it
-// on first use (one is cached per graph: a new size replaces it).
-func (r *run) dpb(size int) (*dpbLayout, error) {
-	if l := r.dg.dpb; l != nil && l.size == size {
+// dpb returns the graph's staged layout for bins of size destinations and chunks of chunk
+// sources, building and uploading it on first use (one is cached per graph: a new shape replaces
+// it).
+func (r *run) dpb(size, chunk int) (*dpbLayout, error) {
+	if l := r.dg.dpb; l != nil && l.size == size && l.chunk == chunk {
 		return l, nil
 	}
 	if r.dg.dpb != nil {
@@ -71,24 +76,25 @@ func (r *run) dpb(size int) (*dpbLayout, error) {
 	}
 	t0 := time.Now()
 	mt := newMeter(r.req, "building the staged layout", 2*int64(len(r.g.Neighbors)))
-	h, err := buildDPB(r.g, size, dpbChunk, runtime.GOMAXPROCS(0), mt)
+	h, err := buildDPB(r.g, size, chunk, runtime.GOMAXPROCS(0), mt)
 	mt.finish()
 	if err != nil {
 		return nil, err
 	}
-	need := int64(len(h.pieces))*4 + int64(len(h.psrc))*2 + int64(len(h.binGroup))*8 + int64(len(h.gpair))*4 + int64(len(h.slots))*2 + h.pairs*4
+	psrc := h.psrc[:cap(h.psrc)] // padded to whole quads: pr_dpb_bin reads 4 at a time
+	need := int64(len(h.pieces))*4 + int64(len(psrc))*2 + int64(len(h.binGroup))*8 + int64(len(h.gpair))*4 + int64(len(h.slots))*2 + (h.pairs+32)*4
 	if err := r.eng.ensureFree(need+r.estimate(), "the staged layout (method=dpb) and this run"); err != nil {
 		return nil, err
 	}
-	l := &dpbLayout{size: size, chunk: dpbChunk, bins: h.bins, chunks: h.chunks, pairs: h.pairs, arcs: r.m, groups: int64(len(h.gpair))}
-	for _, p := range []layoutPart{part(&l.pieces, h.pieces), part(&l.psrc, h.psrc), part(&l.binGroup, h.binGroup),
+	l := &dpbLayout{size: size, chunk: chunk, bins: h.bins, chunks: h.chunks, pairs: h.pairs, arcs: r.m, groups: int64(len(h.gpair))}
+	for _, p := range []layoutPart{part(&l.pieces, h.pieces), part(&l.psrc, psrc), part(&l.binGroup, h.binGroup),
 		part(&l.gpair, h.gpair), part(&l.slots, h.slots)} {
 		if *p.dst, err = p.up(); err != nil {
 			l.free()
 			return nil, err
 		}
 	}
-	if l.vals, err = alloc(max(h.pairs, 1) * 4); err != nil {
+	if l.vals, err = alloc((h.pairs + 32) * 4); err != nil {
 		l.free()
 		return nil, err
 	}
@@ -175,11 +181,11 @@ func buildDPB(g *graph.CSR, size, chunk, workers int, mt *meter) (*dpbHost, erro
 		groups = (slot + dpbGroup - 1) / dpbGroup
 	}
 	h.binGroup[bins], binPair[bins] = groups, pairs
-	if pairs >= 1<<32 {
+	if pairs > dpbMaxPairs {
 		return nil, fmt.Errorf("gpu: method=dpb: this graph has %d (source, bin) pairs, more than the layout's 32-bit pair numbers hold; use a larger blocking", pairs)
 	}
 	h.pairs = pairs
-	h.psrc = make([]uint16, pairs)
+	h.psrc = make([]uint16, pairs, (pairs+3)&^3) // pr_dpb.go dpb uploads the padding too
 	h.slots = make([]uint16, groups*dpbGroup)
 	h.gpair = make([]uint32, groups)
 	// 3. Fill, chunk by chunk in source order.
@@ -223,7 +229,7 @@ func buildDPB(g *graph.CSR, size, chunk, workers int, mt *meter) (*dpbHost, erro
 func prDPB(r *run, a kargs) error {
 	p := r.req.Params
 	binSh, sumSh := prDPBShapes(r, r.s.Blocking)
-	l, err := r.dpb(sumSh.size)
+	l, err := r.dpb(sumSh.size, binSh.size)
 	if err != nil {
 		return err
 	}

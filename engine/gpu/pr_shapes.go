@@ -54,13 +54,19 @@ func prBinShape(r *run, blocking int) tiledShape {
 // large as that write the fewest pairs (a source's arcs into one bin share one term).
 func prDPBBin(r *run) int { return max(min((r.dev.shOptin-1024)/8, dpbPad-1), 1) }
 
+// prDPBChunk is the most sources a binning block of method=dpb takes on this device: dpbChunk,
+// or fewer where the shared memory of one block holds fewer terms (4 bytes each), a multiple of
+// 1024.
+func prDPBChunk(r *run) int { return max(min(dpbChunk, (r.dev.shOptin-1024)/4&^1023), 1024) }
+
 // prDPBShapes are method=dpb's launches for bins of blocking destinations: the binning pass
-// (kernels/pr.cu pr_dpb_bin: a block of dpbThreads per chunk of dpbChunk sources, their terms in
-// shared memory) and the accumulation (pr_dpb_sum, as prBinShape).
+// (kernels/pr.cu pr_dpb_bin: a block of dpbThreads per chunk of prDPBChunk sources, their terms
+// in shared memory) and the accumulation (pr_dpb_sum, as prBinShape).
 func prDPBShapes(r *run, blocking int) (bin, sum tiledShape) {
 	size := max(min(blocking, prDPBBin(r)), 1)
-	chunks := (r.n + dpbChunk - 1) / dpbChunk
-	bin = tiledShape{size: dpbChunk, grid: max(min(chunks, maxGrid), 1), threads: dpbThreads, shmem: dpbChunk * 4}
+	chunk := prDPBChunk(r)
+	chunks := (r.n + chunk - 1) / chunk
+	bin = tiledShape{size: chunk, grid: max(min(chunks, maxGrid), 1), threads: dpbThreads, shmem: chunk * 4}
 	sum = tiledShape{size: size, grid: r.dev.sms, threads: pbThreads, shmem: size * 8}
 	return bin, sum
 }

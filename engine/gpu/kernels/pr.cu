@@ -596,9 +596,8 @@ __device__ __forceinline__ void bin_add(u32* lo, u32* hi, u32 d, u32 f) {
 // bin_sweep adds sweep k's binned terms into a.rank_next (as u64). Dynamic shared memory: 2 R
 // words. NC: gather through the non-coherent cache (unfused; in the fused loop the
 // contributions change between sweeps of one launch, and plain loads after the grid barrier
-// see them). DPB: the staged form (pr_dpb_sum below): a slot holds a destination and a pair's
-// start, and the terms are read from the binning pass's a.out_q instead of gathered.
-template <bool NC, bool DPB>
+// see them).
+template <bool NC>
 __device__ void bin_sweep(const Args& a, i64 k) {
     extern __shared__ u32 pbsh[];
     const i64 R = a.rows_per_block;
@@ -617,8 +616,6 @@ __device__ void bin_sweep(const Args& a, i64 k) {
         else top = mid;
     }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
-    const u32 after0 = (0xffffffffu >> (31 - lane)) & ~1u;  // lanes 1 .. this one
-    const unsigned short* slots = (const unsigned short*)a.nbr;
     for (i64 s = g0; s < g1; b++) {
         const i64 e = min(g1, a.off[b + 1]);
         if (e <= s) continue;  // an empty bin
@@ -629,35 +626,19 @@ __device__ void bin_sweep(const Args& a, i64 k) {
 #pragma unroll
             for (int q = 0; q < PB_U; q++) {
                 i64 gg = g + (i64)q * W;
-                if (DPB) x[q] = gg < e ? (u32)__ldcs(slots + gg * 32 + lane) : DPB_PAD;
-                else x[q] = gg < e ? __ldcs(a.nbr + gg * 32 + lane) : PB_PAD << 16;
+                x[q] = gg < e ? __ldcs(a.nbr + gg * 32 + lane) : PB_PAD << 16;
                 src[q] = gg < e ? __ldg(a.in_q + gg) : 0;
             }
-            if (DPB) {
-                u32 t[PB_U];
+            float c[PB_U];
 #pragma unroll
-                for (int q = 0; q < PB_U; q++) {
-                    // the slot's pair: the group's first, plus the pairs that start in lanes 1 .. this one
-                    u32 p = src[q] + __popc(__ballot_sync(0xffffffffu, x[q] & DPB_FIRST) & after0);
-                    t[q] = (x[q] & DPB_PAD) != DPB_PAD ? __ldg(a.out_q + p) : 0;
-                }
+            for (int q = 0; q < PB_U; q++) {
+                u32 u = src[q] + (x[q] & 0xffffu);  // a padding slot reads a real vertex, unused
+                c[q] = NC ? __ldg(a.contrib + u) : a.contrib[u];
+            }
 #pragma unroll
-                for (int q = 0; q < PB_U; q++) {
-                    u32 d = x[q] & DPB_PAD;
-                    if (d != DPB_PAD && t[q] != 0) bin_add(lo, hi, d, t[q]);
-                }
-            } else {
-                float c[PB_U];
-#pragma unroll
-                for (int q = 0; q < PB_U; q++) {
-                    u32 u = src[q] + (x[q] & 0xffffu);  // a padding slot reads a real vertex, unused
-                    c[q] = NC ? __ldg(a.contrib + u) : a.contrib[u];
-                }
-#pragma unroll
-                for (int q = 0; q < PB_U; q++) {
-                    u32 d = x[q] >> 16;
-                    if (d != PB_PAD) bin_add(lo, hi, d, __float2uint_rn(c[q] * scale));
-                }
+            for (int q = 0; q < PB_U; q++) {
+                u32 d = x[q] >> 16;
+                if (d != PB_PAD) bin_add(lo, hi, d, __float2uint_rn(c[q] * scale));
             }
         }
         __syncthreads();
@@ -683,24 +664,32 @@ __device__ void bin_sweep(const Args& a, i64 k) {
 ///    first pair a.in_q[2 (c B + b)], length [+1]); a.nbr, as 16-bit words, holds each pair's
 ///    source offset in its chunk. Reads and writes stream; the gather is from shared memory. A
 ///    source writes one term per bin, not per arc: on kron, about half the arcs' worth.
-/// 2. pr_dpb_sum (accumulation): bin_sweep<DPB> over groups of 32 slots, a slot a 16-bit word:
-///    the destination's offset in its bin, bit 15 set on a pair's first slot, DPB_PAD for an
-///    empty one; a.in_q[g] is the pair of group g's first slot, and a lane's pair is that plus the
-///    pairs starting in lanes 1 .. its own (a ballot). The terms are read in order (a.out_q).
+/// 2. pr_dpb_sum (accumulation): groups of 32 slots, a slot a 16-bit word: the destination's
+///    offset in its bin, bit 15 set on a pair's first slot, DPB_PAD for an empty one; a.in_q[g]
+///    is the pair of group g's first slot, and a lane's pair is that plus the pairs starting in
+///    lanes 1 .. its own (a ballot). The terms are read in order (a.out_q).
 /// Per arc a sweep moves 2 bytes of slot, and per pair 2 bytes of source offset and a 4-byte term
 /// written and read, where bin_sweep moves 4 bytes of slot and a 32-byte sector.
 #define DPB_THREADS 1024
-#define DPB_U 4
+// DPB_Q: the quads of pairs (4 source offsets in 8 bytes) a lane of the binning pass has in flight.
+#define DPB_Q 2
+// DPB_U: the groups of 32 slots a warp of the accumulation has in flight.
+#define DPB_U 16
 
-// pr_dpb_bin: the binning pass of sweep a.iter. Dynamic shared memory: S words.
-extern "C" __global__ void __launch_bounds__(DPB_THREADS) pr_dpb_bin(const Args a) {
+// pr_dpb_bin: the binning pass of sweep a.iter. Dynamic shared memory: S words. A warp takes an
+// equal run of the bins, loads their pieces' bounds 32 at a time (a lane a piece) and walks each
+// piece in quads of pairs aligned to 4 (a.nbr is padded to whole quads): a lane reads a quad's 4
+// source offsets in one 8-byte load and writes its 4 terms in one 16-byte store, the quads
+// that a piece shares with its neighbours word by word.
+extern "C" __global__ void __launch_bounds__(DPB_THREADS, 2) pr_dpb_bin(const Args a) {
     extern __shared__ u32 dbsh[];
     const i64 S = a.delta, B = a.bound;
     const i64 chunks = (a.n + S - 1) / S;
     const float scale = __int_as_float((bin_shift(*(volatile u32*)&a.pr_cmax[a.iter & 1]) + 127) << 23);
-    const unsigned short* psrc = (const unsigned short*)a.nbr;
+    const ushort4* psrc = (const ushort4*)a.nbr;
     const uint2* pieces = (const uint2*)a.in_q;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
+    const int b0 = (int)(B * warp / W), b1 = (int)(B * (warp + 1) / W);  // this warp's bins
     for (i64 c = blockIdx.x; c < chunks; c += gridDim.x) {
         const i64 v0 = c * S;  // S is a multiple of 4: aligned float4 loads
         const int cn = (int)min(S, a.n - v0);
@@ -718,26 +707,112 @@ extern "C" __global__ void __launch_bounds__(DPB_THREADS) pr_dpb_bin(const Args 
         }
         __syncthreads();
         const uint2* pc = pieces + c * B;
-        for (i64 b = warp; b < B; b += W) {
-            const uint2 pp = __ldcs(pc + b);
-            const u64 p0 = pp.x;
-            for (u32 j = lane; j < pp.y; j += 32 * DPB_U) {
-                unsigned short o[DPB_U];
+        for (int bb = b0; bb < b1; bb += 32) {
+            const uint2 mine = bb + lane < b1 ? __ldcs(pc + bb + lane) : make_uint2(0, 0);
+            const int np = min(32, b1 - bb);
+            for (int i = 0; i < np; i++) {
+                // pair numbers, and the quads past a piece's end, stay below 2^32 (pr_dpb.go dpbMaxPairs)
+                const u32 p0 = __shfl_sync(0xffffffffu, mine.x, i);
+                const u32 end = p0 + __shfl_sync(0xffffffffu, mine.y, i);
+                for (u32 q = (p0 & ~3u) + 4 * lane; q < end; q += 4 * 32 * DPB_Q) {
+                    ushort4 o[DPB_Q];
 #pragma unroll
-                for (int q = 0; q < DPB_U; q++) o[q] = j + 32 * q < pp.y ? __ldcs(psrc + p0 + j + 32 * q) : 0;
+                    for (int u = 0; u < DPB_Q; u++)
+                        if (q + 128 * u < end) o[u] = __ldcs(psrc + (q + 128 * u) / 4);
 #pragma unroll
-                for (int q = 0; q < DPB_U; q++)
-                    if (j + 32 * q < pp.y) __stcg(a.out_q + p0 + j + 32 * q, dbsh[o[q]]);
+                    for (int u = 0; u < DPB_Q; u++) {
+                        const u32 x = q + 128 * u;  // the quad's first pair
+                        if (x >= end) continue;
+                        const uint4 t = make_uint4(dbsh[o[u].x], dbsh[o[u].y], dbsh[o[u].z], dbsh[o[u].w]);
+                        if (x >= p0 && x + 4 <= end) {
+                            __stcg((uint4*)(a.out_q + x), t);
+                        } else {  // x > p0 - 4: the quad's last pair is never before the piece
+                            if (x >= p0) __stcg(a.out_q + x, t.x);
+                            if (x + 1 >= p0 && x + 1 < end) __stcg(a.out_q + x + 1, t.y);
+                            if (x + 2 >= p0 && x + 2 < end) __stcg(a.out_q + x + 2, t.z);
+                            if (x + 3 < end) __stcg(a.out_q + x + 3, t.w);
+                        }
+                    }
+                }
             }
         }
     }
 }
 
-// pr_dpb_sum: the accumulation pass of sweep a.iter, then pr_bin_apply.
-extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_dpb_sum(const Args a) { bin_sweep<true, true>(a, a.iter); }
+// pr_dpb_sum: the accumulation pass of sweep a.iter (then pr_bin_apply), a block per equal run
+// of the groups as bin_sweep, the sums in shared memory added into a.rank_next at each bin's end.
+// A warp takes 32 consecutive groups at a time: their first pairs in one load (a lane a group;
+// the next 32's loaded ahead), then DPB_U groups in flight, each lane reading the term of its
+// group's lane-th pair (a.out_q[first + lane]; a.out_q is padded by 32 terms) and taking its
+// slot's term from the lane of its pair by a shuffle, so that no load waits on another. Dynamic
+// shared memory: 2 R words.
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_dpb_sum(const Args a) {
+    extern __shared__ u32 dssh[];
+    const i64 R = a.rows_per_block;
+    u32* lo = dssh;
+    u32* hi = dssh + R;
+    if (blockIdx.x == 0 && threadIdx.x == 0) a.pr_cmax[(a.iter + 1) & 1] = 0;  // pr_bin_apply of the sweep raises it
+    u64* sums = (u64*)a.rank_next;
+    const u32* gpair = a.in_q;
+    const u32* vals = a.out_q;
+    const unsigned short* slots = (const unsigned short*)a.nbr;
+    const i64 G = a.off[a.bound];
+    const i64 g0 = G * blockIdx.x / gridDim.x, g1 = G * (blockIdx.x + 1) / gridDim.x;
+    i64 b = 0, top = a.bound;  // b: the last bin whose first group is at most g0
+    while (top - b > 1) {
+        i64 mid = (b + top) / 2;
+        if (a.off[mid] <= g0) b = mid;
+        else top = mid;
+    }
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
+    const u32 after0 = (0xffffffffu >> (31 - lane)) & ~1u;  // lanes 1 .. this one
+    for (i64 s = g0; s < g1; b++) {
+        const i64 e = min(g1, a.off[b + 1]);
+        if (e <= s) continue;  // an empty bin
+        for (i64 i = threadIdx.x; i < R; i += blockDim.x) lo[i] = hi[i] = 0;
+        __syncthreads();
+        i64 base = s + (i64)warp * 32;
+        u32 gp = base + lane < e ? __ldg(gpair + base + lane) : 0;
+        for (; base < e; base += (i64)W * 32) {
+            const i64 nb = base + (i64)W * 32;
+            const u32 gpn = nb + lane < e ? __ldg(gpair + nb + lane) : 0;
+            const int ng = (int)min((i64)32, e - base);
+            for (int j = 0; j < ng; j += DPB_U) {
+                u32 x[DPB_U], v[DPB_U];
+#pragma unroll
+                for (int q = 0; q < DPB_U; q++) {
+                    const int jj = j + q;  // the same in every lane
+                    if (jj < ng) {
+                        x[q] = __ldcs(slots + (base + jj) * 32 + lane);
+                        v[q] = __ldg(vals + __shfl_sync(0xffffffffu, gp, jj) + lane);
+                    } else {
+                        x[q] = DPB_PAD;
+                        v[q] = 0;
+                    }
+                }
+#pragma unroll
+                for (int q = 0; q < DPB_U; q++) {
+                    // the slot's pair: the group's first, plus the pairs that start in lanes 1 .. this one
+                    const u32 t = __shfl_sync(0xffffffffu, v[q], __popc(__ballot_sync(0xffffffffu, x[q] & DPB_FIRST) & after0));
+                    const u32 d = x[q] & DPB_PAD;
+                    if (d != DPB_PAD && t != 0) bin_add(lo, hi, d, t);
+                }
+            }
+            gp = gpn;
+        }
+        __syncthreads();
+        const i64 v0 = b * R;
+        for (i64 i = threadIdx.x; i < R && v0 + i < a.n; i += blockDim.x) {
+            u64 f = ((u64)hi[i] << 32) | lo[i];
+            if (f != 0) atomicAdd((unsigned long long*)(sums + v0 + i), (unsigned long long)f);
+        }
+        __syncthreads();
+        s = e;
+    }
+}
 
 // pr_bin: one binned push sweep (sweep a.iter), then pr_bin_apply.
-extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_bin(const Args a) { bin_sweep<true, false>(a, a.iter); }
+extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_bin(const Args a) { bin_sweep<true>(a, a.iter); }
 
 // apply: rank = base + d * rank_next (the accumulated sums; BIN: the binned sweep k's
 // fixed-point sums); contrib, L1 change and rank sums; rank_next = 0.
@@ -791,7 +866,7 @@ __device__ void pr_fused(const Args& a0) {
         s.err = (double*)(a0.trace + k * NCounters + PR_ERR);
         s.base = a0.base / scale + (a0.pr_fixed ? 0.0 : a0.damping * dang / (double)a0.n);  // see the top
         if (FORM == FBinned) {
-            bin_sweep<false, false>(s, a0.iter + k);
+            bin_sweep<false>(s, a0.iter + k);
             grid.sync();
             apply<true>(s, a0.iter + k);
         } else if (a0.bound > 0 && FORM == FPull) {
