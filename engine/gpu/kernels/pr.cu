@@ -593,6 +593,32 @@ __device__ __forceinline__ void bin_add(u32* lo, u32* hi, u32 d, u32 f) {
     if (old + f < old) atomicAdd(hi + d, 1u);
 }
 
+// bin_run is block blockIdx.x's equal run [*g0, *g1) of the a.off[a.bound] groups of the bins
+// (a.off: each bin's first group), and returns the last bin whose first group is at most *g0.
+__device__ __forceinline__ i64 bin_run(const Args& a, i64* g0, i64* g1) {
+    const i64 G = a.off[a.bound];
+    *g0 = G * blockIdx.x / gridDim.x;
+    *g1 = G * (blockIdx.x + 1) / gridDim.x;
+    i64 b = 0, top = a.bound;
+    while (top - b > 1) {
+        i64 mid = (b + top) / 2;
+        if (a.off[mid] <= *g0) b = mid;
+        else top = mid;
+    }
+    return b;
+}
+
+// bin_flush adds bin b's fixed-point sums (lo, hi: a.rows_per_block words each in shared memory)
+// into its vertices' 64-bit sums in a.rank_next.
+__device__ __forceinline__ void bin_flush(const Args& a, const u32* lo, const u32* hi, i64 b) {
+    const i64 R = a.rows_per_block, v0 = b * R;
+    u64* sums = (u64*)a.rank_next;
+    for (i64 i = threadIdx.x; i < R && v0 + i < a.n; i += blockDim.x) {
+        u64 f = ((u64)hi[i] << 32) | lo[i];
+        if (f != 0) atomicAdd((unsigned long long*)(sums + v0 + i), (unsigned long long)f);
+    }
+}
+
 // bin_sweep adds sweep k's binned terms into a.rank_next (as u64). Dynamic shared memory: 2 R
 // words. NC: gather through the non-coherent cache (unfused; in the fused loop the
 // contributions change between sweeps of one launch, and plain loads after the grid barrier
@@ -606,15 +632,8 @@ __device__ void bin_sweep(const Args& a, i64 k) {
     const int sh = bin_shift(*(volatile u32*)&a.pr_cmax[k & 1]);
     const float scale = __int_as_float((sh + 127) << 23);
     if (blockIdx.x == 0 && threadIdx.x == 0) a.pr_cmax[(k + 1) & 1] = 0;  // apply<true> of sweep k raises it
-    u64* sums = (u64*)a.rank_next;
-    const i64 G = a.off[a.bound];
-    const i64 g0 = G * blockIdx.x / gridDim.x, g1 = G * (blockIdx.x + 1) / gridDim.x;
-    i64 b = 0, top = a.bound;  // b: the last bin whose first group is at most g0
-    while (top - b > 1) {
-        i64 mid = (b + top) / 2;
-        if (a.off[mid] <= g0) b = mid;
-        else top = mid;
-    }
+    i64 g0, g1;
+    i64 b = bin_run(a, &g0, &g1);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
     for (i64 s = g0; s < g1; b++) {
         const i64 e = min(g1, a.off[b + 1]);
@@ -642,11 +661,7 @@ __device__ void bin_sweep(const Args& a, i64 k) {
             }
         }
         __syncthreads();
-        const i64 v0 = b * R;
-        for (i64 i = threadIdx.x; i < R && v0 + i < a.n; i += blockDim.x) {
-            u64 f = ((u64)hi[i] << 32) | lo[i];
-            if (f != 0) atomicAdd((unsigned long long*)(sums + v0 + i), (unsigned long long)f);
-        }
+        bin_flush(a, lo, hi, b);
         __syncthreads();
         s = e;
     }
@@ -752,18 +767,11 @@ extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_dpb_sum(const Arg
     u32* lo = dssh;
     u32* hi = dssh + R;
     if (blockIdx.x == 0 && threadIdx.x == 0) a.pr_cmax[(a.iter + 1) & 1] = 0;  // pr_bin_apply of the sweep raises it
-    u64* sums = (u64*)a.rank_next;
     const u32* gpair = a.in_q;
     const u32* vals = a.out_q;
     const unsigned short* slots = (const unsigned short*)a.nbr;
-    const i64 G = a.off[a.bound];
-    const i64 g0 = G * blockIdx.x / gridDim.x, g1 = G * (blockIdx.x + 1) / gridDim.x;
-    i64 b = 0, top = a.bound;  // b: the last bin whose first group is at most g0
-    while (top - b > 1) {
-        i64 mid = (b + top) / 2;
-        if (a.off[mid] <= g0) b = mid;
-        else top = mid;
-    }
+    i64 g0, g1;
+    i64 b = bin_run(a, &g0, &g1);
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, W = blockDim.x >> 5;
     const u32 after0 = (0xffffffffu >> (31 - lane)) & ~1u;  // lanes 1 .. this one
     for (i64 s = g0; s < g1; b++) {
@@ -801,11 +809,7 @@ extern "C" __global__ void __launch_bounds__(PB_THREADS, 1) pr_dpb_sum(const Arg
             gp = gpn;
         }
         __syncthreads();
-        const i64 v0 = b * R;
-        for (i64 i = threadIdx.x; i < R && v0 + i < a.n; i += blockDim.x) {
-            u64 f = ((u64)hi[i] << 32) | lo[i];
-            if (f != 0) atomicAdd((unsigned long long*)(sums + v0 + i), (unsigned long long)f);
-        }
+        bin_flush(a, lo, hi, b);
         __syncthreads();
         s = e;
     }
