@@ -133,7 +133,7 @@ func resolvePR(r *run, s *engine.Schedule) error {
 // prDPBL2Share: method=auto takes the staged bins (method=dpb) where the contributions, 4 bytes
 // a vertex, exceed 1/prDPBL2Share of the device's L2; below, the binned push's gathers mostly
 // hit L2. On an H100 (50 MB of L2), ms a sweep, binned / dpb: kron20 (4 MB of contributions)
-// 0.144 / 0.194, kron22 (16.8 MB) 0.793 / 0.657, kron25 (134 MB) 17.9 / 5.9.
+// 0.144 / 0.194, kron22 (16.8 MB) 0.793 / 0.552, kron25 (134 MB) 17.8 / 4.67.
 const prDPBL2Share = 4
 
 // resolvePRMethod fills and checks PageRank's method. method=binned is the binned push
