@@ -101,6 +101,7 @@ const (
 	FuseOff        // one launch per step, host loop
 	FuseOn         // the whole loop in one cooperative launch with grid-wide barriers
 	FuseBlock      // BFS, SSSP: the loop in one thread block while the frontier is small, the cooperative grid when it grows
+	FuseTail       // SSSP: one launch per step while the frontier is large, the rest of the loop in one cooperative launch once it shrinks
 )
 
 // Split is how the CPU engine hands vertex ranges to workers (Indigo2's blocked / cyclic /
@@ -213,7 +214,7 @@ var (
 	updateNames    = []string{"auto", "rmw", "rw"}
 	syncNames      = []string{"auto", "async", "sync"}
 	pushAggNames   = []string{"auto", "atomic", "warp", "block"}
-	fuseNames      = []string{"auto", "off", "on", "block"}
+	fuseNames      = []string{"auto", "off", "on", "block", "tail"}
 	splitNames     = []string{"auto", "blocked", "cyclic", "dynamic"}
 	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest", "boruvka", "luby", "ecl", "binned", "dpb", "async"}
 	orderNames     = []string{"auto", "degree", "id", "none"}
@@ -493,7 +494,7 @@ var knobs = []Knob{
 		"worklist pushes: atomic each, or aggregated per warp / block (cooperative conversion)", "IrGL",
 		[]Algorithm{BFS, SSSP, CC, BC, MIS, MST}, gpuOnly),
 	enumKnob("fuse", fuseNames, func(s *Schedule) *Fuse { return &s.Fuse },
-		"kernel fusion / iteration outlining: the whole loop in one launch (block: one thread block while the frontier is small)", "IrGL, UGF",
+		"kernel fusion / iteration outlining: the whole loop in one launch (block: one thread block while the frontier is small; tail: sssp's big steps a launch each, then the rest in one)", "IrGL, UGF",
 		[]Algorithm{BFS, SSSP, CC, PR, BC, MIS, MST}, gpuOnly),
 	intKnob("batch", func(s *Schedule) *int { return &s.Batch }, "auto",
 		"bc with sources=k: sources per pass, a bit per source (1: one at a time; GPU up to 32, CPU up to 64)", "Then et al. (MS-BFS), cuGraph",

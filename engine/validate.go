@@ -35,6 +35,9 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 	if s.Fuse == FuseBlock && a != BFS && a != SSSP {
 		return fmt.Errorf("fuse=block runs BFS's and SSSP's worklist loops in one thread block while the frontier is small; %s has no such loop (fuse=on fuses it)", a)
 	}
+	if s.Fuse == FuseTail && a != SSSP {
+		return fmt.Errorf("fuse=tail runs SSSP's big steps a launch each and the rest of its loop in one launch; %s has no such loop (fuse=on fuses it)", a)
+	}
 	switch a {
 	case PR:
 		if s.Driven == Data && s.Direction == Pull {

@@ -75,6 +75,8 @@ func TestValidateAlgorithmRules(t *testing.T) {
 		{CC, "gpu", "method=sv sync=sync", "sync=sync chooses among label-propagation schedules"},
 		{CC, "cpu", "method=labelprop frontier=bitmap sync=sync", ""},
 		{BFS, "cpu", "split=blocked chunk=8", "split=blocked gives each worker one block"},
+		{BFS, "gpu", "fuse=tail", "has no such loop"},
+		{SSSP, "gpu", "fuse=tail", ""},
 	} {
 		err := sched(t, c.sched).Validate(c.a, c.engine)
 		switch {

@@ -61,6 +61,11 @@ static CUresult gw_max_dynamic_shared(CUfunction f, unsigned shmem) {
 	return cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shmem);
 }
 
+// gw_host_alloc allocates bytes of page-locked host memory.
+static CUresult gw_host_alloc(void** p, size_t bytes) {
+	return cuMemAllocHost(p, bytes);
+}
+
 static const char* gw_error_name(CUresult r) {
 	const char* s = 0;
 	cuGetErrorName(r, &s);
@@ -114,6 +119,17 @@ func launchShared(fn cu.Function, grid, block, shmem int, args unsafe.Pointer, c
 		return driverError{call: "cuLaunchKernel", code: int(r), name: C.GoString(C.gw_error_name(r))}
 	}
 	return nil
+}
+
+// hostAlloc returns bytes of page-locked host memory (cuMemAllocHost), which the device copies
+// into directly; a copy into Go's pageable memory goes through a staging buffer of the driver.
+// The memory lives as long as the process (the context is never destroyed).
+func hostAlloc(bytes int) (unsafe.Pointer, error) {
+	var p unsafe.Pointer
+	if r := C.gw_host_alloc(&p, C.size_t(bytes)); r != C.CUDA_SUCCESS {
+		return nil, driverError{call: "cuMemAllocHost", code: int(r), name: C.GoString(C.gw_error_name(r))}
+	}
+	return p, nil
 }
 
 // maxDynamicShared raises fn's dynamic shared memory limit to shmem bytes.

@@ -81,6 +81,33 @@ type device struct {
 	funcs   map[string]cu.Function
 	events  []cu.Event
 	span    [2]cu.Event // a run's start and end marks (device.wake, Engine.Run)
+	pin     *staging    // page-locked read-back buffers, made on first use
+}
+
+// staging is page-locked host memory the runs read the device's counters into (one run at a
+// time uses it): the counters and queue lengths (run.hostCtl), and a fused loop's lengths and
+// trace rows. A read-back into it is a direct copy, without the driver's staging buffer.
+type staging struct {
+	ctl   []uint64
+	lens  []uint32
+	trace []uint64
+}
+
+// staging returns the device's page-locked read-back buffers.
+func (d *device) staging() (*staging, error) {
+	if d.pin != nil {
+		return d.pin, nil
+	}
+	nl, nt := fuseChunk+2, (fuseChunk+1)*nCounters
+	p, err := hostAlloc(ctlWords*8 + nt*8 + nl*4)
+	if err != nil {
+		return nil, err
+	}
+	st := &staging{ctl: unsafe.Slice((*uint64)(p), ctlWords)}
+	st.trace = unsafe.Slice((*uint64)(unsafe.Add(p, ctlWords*8)), nt)
+	st.lens = unsafe.Slice((*uint32)(unsafe.Add(p, ctlWords*8+nt*8)), nl)
+	d.pin = st
+	return st, nil
 }
 
 // attrMaxSharedOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, which

@@ -3,6 +3,8 @@
 package gpu
 
 import (
+	"gorgonia.org/cu"
+
 	"github.com/gworkbench/gworkbench/engine"
 )
 
@@ -74,16 +76,14 @@ func (r *run) setSource(f *frontier, src uint32) error {
 		if err := memset8(b, 0, b.bytes); err != nil {
 			return err
 		}
-		word := make([]uint32, 1)
-		word[0] = 1 << (src & 31)
-		return r.writeBuf(b, int64(src/32)*4, word)
+		return r.setWord(b, int64(src/32)*4, 1<<(src&31))
 	case kBoolmap:
 		if err := memset8(b, 0, b.bytes); err != nil {
 			return err
 		}
-		return r.writeBuf(b, int64(src), []byte{1})
+		return memset8(buffer{ptr: b.ptr + cu.DevicePtr(src), bytes: 1}, 1, 1)
 	}
-	if err := r.writeBuf(b, 0, []uint32{src}); err != nil {
+	if err := r.setWord(b, 0, src); err != nil {
 		return err
 	}
 	return r.setLen(f.slot, 1)

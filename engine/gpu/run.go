@@ -35,7 +35,7 @@ type run struct {
 	s         engine.Schedule // resolved
 	bufs      map[string]*buffer
 	ctl       buffer
-	hostCtl   []uint64 // its own allocation: cgo may not see a pointer into run
+	hostCtl   []uint64 // page-locked (device.staging), outside Go's heap: cgo may not see a pointer into run
 	pending   []pendingKernel
 	nextEvent int
 	elapsed   time.Duration
@@ -111,7 +111,12 @@ func (p *bufPool) drain() {
 func (r *run) setup(d driver) error {
 	r.n, r.m = r.g.NumVertices(), r.g.NumArcs()
 	r.bufs = map[string]*buffer{}
-	r.hostCtl = make([]uint64, ctlWords)
+	pin, err := r.dev.staging()
+	if err != nil {
+		return err
+	}
+	r.hostCtl = pin.ctl
+	clear(r.hostCtl)
 	if err := r.resolve(d); err != nil {
 		return err
 	}
@@ -203,6 +208,16 @@ func (r *run) setLen(i int, v uint32) error {
 		return err
 	}
 	return check("cuMemsetD32", cu.MemsetD32(cu.DevicePtr(r.lenAddr(i)), v, 1))
+}
+
+// setWord sets the 4-byte word at byte offset off of b to v: a memset, which the host does not
+// wait for, where a copy from the host's (pageable) memory first waits for the device to
+// finish what it was given.
+func (r *run) setWord(b buffer, off int64, v uint32) error {
+	if err := markStart(); err != nil {
+		return err
+	}
+	return check("cuMemsetD32", cu.MemsetD32(b.ptr+cu.DevicePtr(off), v, 1))
 }
 
 // readCounters waits for the device and reads the counters and lengths back. A failed kernel

@@ -50,6 +50,9 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("fuse", "on"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 		{axis("fuse", "block"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "block"), axis("dedup", "none", "atomic", "cull")},
+		// fuse=tail: host-driven steps, then the loop in one launch once the frontier shrinks
+		{axis("fuse", "tail"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
+		{axis("fuse", "tail"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
 		// method=async: windows of delta (7: past the trace's rows on the weighted graphs)
 		{axis("method", "async"), axis("delta", "auto", "7", "100000")},

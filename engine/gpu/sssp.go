@@ -187,38 +187,13 @@ func sssp(r *run) error {
 	if err := r.setSource(cur, src); err != nil {
 		return err
 	}
-	if s.Fuse != engine.FuseOff {
+	if s.Fuse == engine.FuseOn || s.Fuse == engine.FuseBlock {
 		st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: int64(s.Delta), delta: int64(s.Delta), val: val, valIn: valIn}
 		if s.Fuse == engine.FuseBlock {
 			st.block = "sssp_block"
 		}
-		for {
-			if err := r.fusedLoop(st); err != nil {
-				return err
-			}
-			if s.Update != engine.RW {
-				break
-			}
-			// update=rw: confirm with one sweep; anything still relaxable goes round again
-			if err := r.begin(); err != nil {
-				return err
-			}
-			sp := &stepSpec{prefix: "sssp_push", csr: csr, topo: true, out: st.cur,
-				a: kargs{val: val.addr(), valIn: valIn.addr(), update: uRW, bound: math.MaxInt64}}
-			if err := r.step(sp); err != nil {
-				return err
-			}
-			if err := r.finishStep(st.cur, nil); err != nil {
-				return err
-			}
-			if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m,
-				OutVertices: st.cur.count, EdgesScanned: int64(r.hostCtl[cEdges]), Note: "update=rw confirmation sweep"}); err != nil {
-				return err
-			}
-			if st.cur.count == 0 {
-				break
-			}
-			st.bound = math.MaxInt32 // relax what the sweep found in full
+		if err := r.ssspFused(st, csr); err != nil {
+			return err
 		}
 		r.collect = func() error { return r.collectDist(val) }
 		return nil
@@ -235,7 +210,22 @@ func sssp(r *run) error {
 		dir = engine.Pull
 	}
 	checked := false
+	var peak int64 // fuse=tail: the most edges a step's input has had
 	for iter := 0; ; iter++ {
+		if s.Fuse == engine.FuseTail && !checked && cur.edges >= 0 {
+			peak = max(peak, cur.edges)
+			if iter > 0 && cur.edges*tailShrink < peak {
+				// the big steps are over: the rest of the loop in one cooperative launch
+				r.switchRec("fuse", "off", "on", "the input has shrunk from its largest",
+					engine.Quantity{Name: "input edges", Value: float64(cur.edges)}, "<",
+					engine.Quantity{Name: "largest input edges / " + itoa(tailShrink), Value: float64(peak) / float64(tailShrink)})
+				st := &fusedState{prefix: "sssp_fused", cur: cur, next: next, far: farA, rest: farB, bound: bound, delta: delta, val: val, valIn: valIn, iter: iter}
+				if err := r.ssspFused(st, csr); err != nil {
+					return err
+				}
+				break
+			}
+		}
 		if err := r.begin(); err != nil {
 			return err
 		}
@@ -328,6 +318,50 @@ func sssp(r *run) error {
 	}
 	r.collect = func() error { return r.collectDist(val) }
 	return nil
+}
+
+// tailShrink: under fuse=tail, the host-driven steps hand the loop to one cooperative launch
+// when a step's input has fewer than 1/tailShrink of the edges of the largest input so far.
+// On kron20 from its hub the inputs are 0.06, 22.0, 28.7, 8.7, 1.2, 0.16 M edges and then a
+// few thousand: the big steps run fastest as launches of their own (with fuse=on from the
+// start, the whole run took twice as long), and the small ones cost the host's round trip
+// each (about 30 us), which the fused loop's grid barrier (a few us) replaces.
+var tailShrink int64 = 16
+
+// ssspFused runs near-far SSSP's loop in cooperative launches (fuse=on and fuse=block from the
+// source, fuse=tail from where the host-driven steps hand it over) until it is done; with
+// update=rw an empty worklist is confirmed by a topology sweep, and what that finds goes round
+// again.
+func (r *run) ssspFused(st *fusedState, csr *csrDev) error {
+	n := int64(r.n)
+	for {
+		if err := r.fusedLoop(st); err != nil {
+			return err
+		}
+		if r.s.Update != engine.RW {
+			return nil
+		}
+		// update=rw: confirm with one sweep; anything still relaxable goes round again
+		if err := r.begin(); err != nil {
+			return err
+		}
+		sp := &stepSpec{prefix: "sssp_push", csr: csr, topo: true, out: st.cur,
+			a: kargs{val: st.val.addr(), valIn: st.valIn.addr(), update: uRW, bound: math.MaxInt64}}
+		if err := r.step(sp); err != nil {
+			return err
+		}
+		if err := r.finishStep(st.cur, nil); err != nil {
+			return err
+		}
+		if err := r.emit(engine.Record{Direction: engine.Push, Mode: engine.Topology, InVertices: n, InEdges: r.m,
+			OutVertices: st.cur.count, EdgesScanned: int64(r.hostCtl[cEdges]), Note: "update=rw confirmation sweep"}); err != nil {
+			return err
+		}
+		if st.cur.count == 0 {
+			return nil
+		}
+		st.bound = math.MaxInt32 // relax what the sweep found in full
+	}
 }
 
 func (r *run) collectDist(val buffer) error {

@@ -60,3 +60,58 @@ func TestSSSPHubStep(t *testing.T) {
 		}
 	}
 }
+
+// TestSSSPTail runs fuse=tail from the hub of hub(): the hub's step and its neighbours' run a
+// launch each, and the rest (the path, a few vertices a step, and with delta=8 the far piles
+// left at the handover) in the cooperative loop. Each run must agree with engine/ref, and its
+// trace must show host-driven steps, then the switch, then fused iterations (directed, the
+// hub reaches only its leaves, which have no out-edges: one host step, then the loop).
+func TestSSSPTail(t *testing.T) {
+	e := openGPU(t)
+	ref, _ := engine.Open("ref")
+	p := enginetest.Params(engine.SSSP)
+	for _, directed := range []bool{false, true} {
+		g := hub(t, directed)
+		want, err := ref.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.SSSP, Params: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ss := range []string{"fuse=tail lb=twc", "fuse=tail lb=np", "fuse=tail lb=warp delta=8", "fuse=tail lb=thread delta=8 dedup=none",
+			"fuse=tail update=rw", "fuse=tail sync=sync delta=8", "fuse=tail dedup=cull push_agg=block"} {
+			name := ss
+			if directed {
+				name += " directed"
+			}
+			got, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: engine.SSSP, Params: p, Schedule: sched(t, ss)})
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if err := engine.Verify(g, got, want); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			host, fused, switched, first := 0, 0, false, false
+			for _, rec := range got.Trace.Records {
+				switch {
+				case rec.Kind == engine.SwitchRecord && rec.Switch.What == "fuse":
+					switched, first = true, true
+				case rec.Kind != engine.IterationRecord:
+				case !switched:
+					if strings.HasPrefix(rec.Note, "fused") {
+						t.Errorf("%s: iteration %d is fused before the switch", name, rec.Iter)
+					}
+					host++
+				default:
+					if first && !strings.HasPrefix(rec.Note, "fused") {
+						t.Errorf("%s: iteration %d after the switch is not fused (%q)", name, rec.Iter, rec.Note)
+					}
+					first = false
+					fused++
+				}
+			}
+			if host == 0 || !switched || fused == 0 {
+				t.Errorf("%s: %d host-driven steps, switch %v, %d fused iterations; want some, a switch, and fused ones after it", name, host, switched, fused)
+			}
+		}
+	}
+}

@@ -59,7 +59,10 @@ func resolveWorklist(s *engine.Schedule, onePush bool, agg engine.PushAgg) {
 // its levels are small enough for one thread block, and a block barrier is far cheaper than
 // the grid's (unless a vertex has over 256 edges: the block walks a row a thread). SSSP keeps
 // fuse=on there: its near-far iterations ran slower in one block (docs/gpu-notes.md).
-// fuse=block is top-down with sync=async.
+// fuse=block is top-down with sync=async. SSSP everywhere else (skewed degrees: kron's few
+// big steps, each fastest as its own launch, then a tail of small ones) takes fuse=tail: a
+// launch a step while the frontier is large, the rest of the loop in one cooperative launch
+// once it has shrunk (sssp.go tailShrink).
 func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg int64, evenSSSP bool) error {
 	fusable := (s.Direction == engine.DirAuto || s.Direction == engine.Push) &&
 		(s.Driven == engine.DrivenAuto || s.Driven == engine.Data) &&
@@ -68,9 +71,9 @@ func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg 
 			s.LB == engine.LBNP || s.LB == engine.LBETWC)
 	dirOpt := alg == engine.BFS && s.Direction == engine.DirAuto
 	switch s.Fuse {
-	case engine.FuseOn:
+	case engine.FuseOn, engine.FuseTail:
 		if !fusable {
-			return unsupported("fuse=on runs data-driven BFS and SSSP over a queue with lb=thread|warp|cta|twc|np|etwc, push or (BFS) direction-optimizing (not %s)", s.Relevant(alg, "gpu"))
+			return unsupported("fuse=%s runs data-driven BFS and SSSP over a queue with lb=thread|warp|cta|twc|np|etwc, push or (BFS) direction-optimizing (not %s)", s.Fuse, s.Relevant(alg, "gpu"))
 		}
 	case engine.FuseBlock:
 		if !fusable || s.Alpha != 0 || s.Beta != 0 || s.Sync == engine.SyncDB {
@@ -88,9 +91,11 @@ func resolveFuse(s *engine.Schedule, alg engine.Algorithm, diameter int, maxDeg 
 			}
 		case dirOpt || evenSSSP:
 			s.Fuse = engine.FuseOn
+		case alg == engine.SSSP:
+			s.Fuse = engine.FuseTail
 		}
 	}
-	if s.Fuse == engine.FuseOn || s.Fuse == engine.FuseBlock {
+	if s.Fuse == engine.FuseOn || s.Fuse == engine.FuseBlock || s.Fuse == engine.FuseTail {
 		if !dirOpt {
 			s.Direction = engine.Push
 		}
@@ -109,7 +114,7 @@ func (r *run) sourceValues(fill, src uint32) (val, valIn buffer, err error) {
 	if err = memset32(val, fill, n); err != nil {
 		return
 	}
-	if err = r.writeBuf(val, int64(src)*4, []int32{0}); err != nil {
+	if err = r.setWord(val, int64(src)*4, 0); err != nil {
 		return
 	}
 	valIn = val
