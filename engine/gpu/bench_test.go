@@ -57,7 +57,7 @@ var gapbs = map[string][4]float64{
 
 var benchScheds = map[engine.Algorithm][]string{
 	engine.BFS:  {"", "direction=push", "push_agg=warp", "push_agg=atomic", "fuse=on", "fuse=block", "fuse=off", "fuse=on direction=push", "lb=thread", "lb=warp", "lb=edge", "frontier=bitmap", "driven=topology", "lb=np", "lb=np np=tb+warp", "lb=etwc"},
-	engine.SSSP: {"", "fuse=on", "fuse=block", "fuse=off", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology", "lb=np", "lb=np np=tb+warp", "lb=etwc", "fuse=on lb=etwc"},
+	engine.SSSP: {"", "fuse=on", "fuse=block", "fuse=off", "fuse=tail", "lb=twc", "lb=warp", "delta=64", "delta=1024", "delta=4096", "fuse=on delta=100000", "fuse=on lb=twc", "driven=topology", "lb=np", "lb=np np=tb+warp", "lb=etwc", "fuse=on lb=etwc"},
 	engine.CC:   {"", "method=afforest lb=thread", "method=afforest lb=warp", "method=sv", "method=sv lb=thread", "method=sv lb=warp", "method=labelprop"},
 	engine.PR:   {"", "lb=thread", "lb=warp", "lb=edge", "sync=async", "sync=async lb=warp", "direction=push", "driven=data", "lb=np"},
 }

@@ -324,9 +324,11 @@ func sssp(r *run) error {
 // when a step's input has fewer than 1/tailShrink of the edges of the largest input so far.
 // On kron20 from its hub the inputs are 0.06, 22.0, 28.7, 8.7, 1.2, 0.16 M edges and then a
 // few thousand: the big steps run fastest as launches of their own (with fuse=on from the
-// start, the whole run took twice as long), and the small ones cost the host's round trip
-// each (about 30 us), which the fused loop's grid barrier (a few us) replaces.
-var tailShrink int64 = 16
+// start the whole run took twice as long), and the small ones cost the host's round trip each
+// (about 25 us), which the fused loop's grid barrier (a few us) replaces. At 1/64 the loop is
+// handed over after the 1.2 M-edge step (kron20 on an H100: 2.24-2.25 ms against 2.28-2.39 at
+// 1/16, after the 8.7 M-edge step at 1/3: 2.42-2.46; docs/gpu-notes.md).
+var tailShrink int64 = 64
 
 // ssspFused runs near-far SSSP's loop in cooperative launches (fuse=on and fuse=block from the
 // source, fuse=tail from where the host-driven steps hand it over) until it is done; with
