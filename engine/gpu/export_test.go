@@ -47,3 +47,11 @@ func SetBlockMax(n int64) int64 {
 	blockMax = n
 	return was
 }
+
+// SetSSSPBigStep sets the fewest edges of a host-driven SSSP push step that lb=auto runs
+// edge-balanced on skewed degrees (ssspBigStep), and returns the previous setting.
+func SetSSSPBigStep(n int64) int64 {
+	was := ssspBigStep
+	ssspBigStep = n
+	return was
+}

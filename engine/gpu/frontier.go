@@ -116,6 +116,13 @@ type stepSpec struct {
 // 10-20 us under twc).
 const richEdges = 1 << 14
 
+// bigMarks: a big step (run.bigStep) marks its near output and folds the marks into the queue
+// (util_fold_marks) instead of pushing each improved vertex once through a claim.
+var bigMarks = true
+
+// edgeTile is lb=edge's edges a block (kernels/common.cuh EDGE_TILE).
+const edgeTile = 2048
+
 var lbSuffix = map[engine.LoadBalance]string{
 	engine.LBThread: "thread", engine.LBWarp: "warp", engine.LBCTA: "cta", engine.LBTWC: "twc",
 	engine.LBEdge: "edge", engine.LBCOO: "coo", engine.LBNP: "np", engine.LBETWC: "etwc",
@@ -136,7 +143,7 @@ func (r *run) step(sp *stepSpec) error {
 	// averaging 8 or more edges, richEdges in all, would fill a few blocks and run
 	// latency-bound, so it is expanded edge-balanced, as Gunrock's LB balances over the input
 	// when it is small.
-	hub := false
+	hub, big := false, false
 	if !sp.topo && !sp.pull && sp.in != nil && lb != engine.LBCOO && lb != engine.LBEdge && sp.in.count > 0 {
 		switch {
 		case sp.in.count <= 64 && sp.in.edges >= richEdges && sp.grid && sp.in.kind == kQueue:
@@ -145,6 +152,9 @@ func (r *run) step(sp *stepSpec) error {
 		case sp.in.count <= 64 && sp.in.edges >= richEdges:
 			lb = engine.LBEdge
 			r.note = "few rows with many edges: split evenly (edge-balanced) this step"
+		case r.bigStep > 0 && sp.in.edges >= r.bigStep:
+			r.note = "big step expanded edge-balanced"
+			lb, big = engine.LBEdge, true
 		case (lb == engine.LBTWC || lb == engine.LBETWC || lb == engine.LBNP) && sp.in.count <= 4096 && sp.in.edges >= 8*sp.in.count && sp.in.edges >= richEdges:
 			r.note = lbSuffix[lb] + ": small frontier of rich rows expanded edge-balanced"
 			lb = engine.LBEdge
@@ -217,6 +227,19 @@ func (r *run) step(sp *stepSpec) error {
 	if err := r.wireOut(sp.out, &a, sp.keepOut); err != nil {
 		return err
 	}
+	// A big step marks its near output in a boolmap by plain stores (a vertex improved many
+	// times is marked many times, at no cost) and util_fold_marks appends the marks to the
+	// queue after it: no claim (dedup) and no queue tail atomic a relaxation.
+	var fold kargs
+	if big && bigMarks && sp.out != nil && sp.out.kind == kQueue && !sp.keepOut {
+		mb, err := r.buf("marks", int64(r.n), false)
+		if err != nil {
+			return err
+		}
+		fold = r.args(&r.dg.out)
+		fold.inBools, fold.outQ, fold.outLen, fold.outCap, fold.spill = mb.addr(), a.outQ, a.outLen, a.outCap, a.spill
+		a.outKind, a.outBools, a.dedup, a.outOff = kBoolmap, mb.addr(), dNone, 0
+	}
 	if sp.far != nil {
 		fb, err := r.storage(sp.far)
 		if err != nil {
@@ -260,7 +283,7 @@ func (r *run) step(sp *stepSpec) error {
 	case engine.LBCTA:
 		grid = blocks(rows, 1)
 	case engine.LBEdge:
-		grid = blocks(edges, block)
+		grid = blocks(edges, edgeTile)
 	default:
 		grid = blocks(c.m, block)
 	}
@@ -270,6 +293,9 @@ func (r *run) step(sp *stepSpec) error {
 	}
 	if err := r.launch(name, grid, &a); err != nil {
 		return err
+	}
+	if fold.inBools != 0 {
+		return r.launch("util_fold_marks", blocks(int64(r.n), block), &fold)
 	}
 	if sp.out != nil && sp.out.kind != kQueue && !sp.noCount {
 		return r.count(sp.out)

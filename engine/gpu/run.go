@@ -43,6 +43,7 @@ type run struct {
 	iterStart time.Time
 	tag       uint32
 	note      string  // added to the next iteration record's note
+	bigStep   int64   // a push step of at least this many edges runs lb=edge (0: never; resolveSSSP)
 	prRank    buffer  // PageRank: the buffer holding the latest ranks
 	tc        *tcPlan // triangle counting: what resolveTC left for the run
 	bc        *bcPlan // betweenness centrality: what prepareBC uploaded for batches

@@ -44,6 +44,7 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 			s.LB = engine.LBNP
 		default:
 			s.LB = engine.LBTWC
+			r.bigStep = ssspBigStep
 		}
 	}
 	resolveNP(s)
@@ -120,6 +121,10 @@ func autoDelta(r *run) int {
 	d := int(mean * f)
 	return max(d, 1)
 }
+
+// ssspBigStep: under lb=auto on skewed degrees, a host-driven push step of at least this many
+// edges runs lb=edge (tiles of equal edges, kernels/common.cuh lb_edge) instead of twc.
+var ssspBigStep int64 = 1 << 20
 
 // prepareSSSP finds the graph's smallest weight, a host pass over the weights once per graph.
 func prepareSSSP(r *run) error {

@@ -650,35 +650,91 @@ __device__ __forceinline__ i64 upper_bound(const i64* s, i64 lo, i64 hi, i64 k) 
     return lo;
 }
 
-// lb_edge: equal edges per thread (Gunrock LB): thread k takes edge k of the frontier's edges,
-// found by a search of the scan of the rows' degrees, narrowed per block. For in_kind=KAll the
-// scan is the CSR's own offsets.
+// EDGE_ITEMS: lb_edge's edges a thread, strided by the block (a tile of BLOCK * EDGE_ITEMS
+// edges a block; the host sizes lb=edge grids by the tile, edgeTile in launch.go).
+#define EDGE_ITEMS 8
+#define EDGE_TILE (BLOCK * EDGE_ITEMS)
+
+// warp_last_le returns the last i in [0, n) with s[i] <= k, given s[0] <= k and s
+// non-decreasing: a 32-way search by one warp (every lane calls it), about log32(n) rounds of
+// one load a lane, where a binary search by one thread is log2(n) dependent loads.
+__device__ __forceinline__ i64 warp_last_le(const i64* s, i64 n, i64 k) {
+    int lane = threadIdx.x & 31;
+    i64 lo = 0, hi = n - 1;  // the answer is in [lo, hi], and s[lo] <= k
+    while (hi > lo) {
+        i64 step = (hi - lo + 32) / 32;
+        i64 p = lo + lane * step;
+        unsigned m = __ballot_sync(0xffffffffu, p <= hi && s[p] <= k);
+        lo += (31 - __clz(m)) * step;  // lane 0's probe is lo: m is never 0
+        hi = min(hi, lo + step - 1);
+    }
+    return lo;
+}
+
+// lb_edge: equal edges per thread (Gunrock LB, GSWITCH's STRICT; Merrill's merge-path
+// partitioning of the rows' degree scan): a block takes a tile of EDGE_TILE consecutive edges
+// of the frontier and finds the row holding its first edge by a warp search of the scan; it
+// loads the scan entries, rows and edge bases of the next BLOCK rows into shared memory, and
+// each thread takes EDGE_ITEMS of the tile's edges, BLOCK apart (coalesced), finding each
+// edge's row by a binary search in shared memory. A tile spanning more than BLOCK rows (short
+// or empty rows) loads the next BLOCK rows and goes on. For in_kind=KAll the scan is the
+// CSR's own offsets.
 template <class F>
 __device__ void lb_edge(const Args& a, Shared& sh, Local& st, F& f) {
+    __shared__ i64 ts[BLOCK + 1];  // scan entries of the loaded rows (the last: the next row's)
+    __shared__ i64 tb[BLOCK];      // a row's first edge minus its scan entry
+    __shared__ u32 tr[BLOCK];      // the row's vertex, or ~0u when row_ok refuses it
     bool all = a.in_kind == KAll;
     i64 rows = all ? a.n : (i64)*a.in_len;
     const i64* scan = all ? a.off : a.in_scan;
     i64 total = scan[rows];
-    for (i64 k0 = blockIdx.x * (i64)blockDim.x; k0 < total; k0 += (i64)gridDim.x * blockDim.x) {
-        /// 1. The block's row range.
-        if (threadIdx.x == 0) {
-            i64 k1 = min(k0 + (i64)blockDim.x, total) - 1;
-            sh.rs = upper_bound(scan, 0, rows + 1, k0) - 1;
-            sh.re = upper_bound(scan, sh.rs, rows + 1, k1);
+    for (i64 k0 = blockIdx.x * (i64)EDGE_TILE; k0 < total; k0 += (i64)gridDim.x * EDGE_TILE) {
+        i64 kend = min(k0 + (i64)EDGE_TILE, total);
+        /// 1. The row holding the tile's first edge (warp 0), shared.
+        if (threadIdx.x < 32) {
+            i64 rs = warp_last_le(scan, rows, k0);
+            if (threadIdx.x == 0) sh.rs = rs;
         }
         __syncthreads();
-        i64 lo = sh.rs, hi = sh.re;
-        __syncthreads();
-        /// 2. Each thread's row and edge.
-        i64 k = k0 + threadIdx.x;
-        if (k < total) {
-            i64 ri = upper_bound(scan, lo, hi, k) - 1;
-            u32 r = all ? (u32)ri : a.in_q[ri];
-            if (f.row_ok(r) && !f.done(r)) {
-                st.edges++;
-                visit(a, sh, st, f, r, a.off[r] + (k - scan[ri]));
+        i64 rs = sh.rs, kstart = k0;
+        while (kstart < kend) {
+            /// 2. The next BLOCK rows: scan entries, vertices, edge bases.
+            i64 j = rs + threadIdx.x;
+            ts[threadIdx.x] = j <= rows ? scan[j] : total;
+            if (threadIdx.x == 0) ts[BLOCK] = rs + BLOCK <= rows ? scan[rs + BLOCK] : total;
+            u32 r = ~0u;
+            i64 base = 0;
+            if (j < rows && ts[threadIdx.x] < kend) {
+                r = all ? (u32)j : a.in_q[j];
+                base = a.off[r] - scan[j];
+                if (!f.row_ok(r)) r = ~0u;
             }
+            tr[threadIdx.x] = r;
+            tb[threadIdx.x] = base;
+            __syncthreads();
+            i64 kstop = min(kend, ts[BLOCK]);
+            int nr = (int)min((i64)BLOCK, rows - rs);  // rows loaded
+            /// 3. The edges [kstart, kstop): EDGE_ITEMS a thread, BLOCK apart.
+#pragma unroll
+            for (int it = 0; it < EDGE_ITEMS; it++) {
+                i64 k = kstart + it * BLOCK + threadIdx.x;
+                if (k >= kstop) break;
+                int lo = 0, hi = nr - 1;  // the last loaded row whose scan entry is <= k
+                while (lo < hi) {
+                    int mid = (lo + hi + 1) >> 1;
+                    if (ts[mid] <= k) lo = mid;
+                    else hi = mid - 1;
+                }
+                u32 rr = tr[lo];
+                if (rr == ~0u || f.done(rr)) continue;
+                st.edges++;
+                visit(a, sh, st, f, rr, tb[lo] + k);
+            }
+            __syncthreads();
+            kstart = kstop;
+            rs += BLOCK;
         }
+        agg_flush(a, sh);
     }
 }
 

@@ -56,6 +56,31 @@ extern "C" __global__ void __launch_bounds__(BLOCK) util_compact(const Args a) {
     }
 }
 
+// util_fold_marks: append the vertices marked in in_bools (a big SSSP step's near output,
+// marked by plain byte stores instead of deduplicated queue pushes) to the output queue,
+// clearing the marks, and add their out-degrees to CScout. Past the queue's capacity a vertex
+// goes to the spill boolmap (COverflow), which the host folds in after growing the queue.
+extern "C" __global__ void __launch_bounds__(BLOCK) util_fold_marks(const Args a) {
+    u64 d = 0;
+    GRID_STRIDE(v, a.n) {
+        if (!a.in_bools[v]) continue;
+        ((unsigned char*)a.in_bools)[v] = 0;
+        d += a.out_off[v + 1] - a.out_off[v];
+        cg::coalesced_group g = cg::coalesced_threads();
+        u32 base = 0;
+        if (g.thread_rank() == 0) base = atomicAdd(a.out_len, (u32)g.size());
+        u32 idx = g.shfl(base, 0) + g.thread_rank();
+        if ((i64)idx < a.out_cap) {
+            a.out_q[idx] = (u32)v;
+        } else {
+            a.spill[v] = 1;
+            a.counters[COverflow] = 1;
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(0xffffffffu, d, o);
+    if ((threadIdx.x & 31) == 0 && d) atomicAdd(&a.counters[CScout], d);
+}
+
 // util_count: count the members of the input bitmap/boolmap and the sum of their out-degrees.
 extern "C" __global__ void __launch_bounds__(BLOCK) util_count(const Args a) {
     u64 c = 0, d = 0;
