@@ -120,17 +120,18 @@ const (
 type Method uint8
 
 const (
-	MethodAuto Method = iota
-	DeltaStep         // sssp: delta-stepping with bucket fusion
-	NearFar           // sssp: near-far two-level worklist
-	LabelProp         // cc: label propagation
-	SV                // cc: Shiloach-Vishkin hook and pointer jump
-	Afforest          // cc: neighbour sampling, skip the largest component
-	Boruvka           // mst: vertex-centric Boruvka rounds (find-min, hook, compress)
-	Luby              // mis: Luby's rounds with hashed priorities
-	ECL               // cc, mis, mst: the ECL codes' approach (Burtscher et al.): cc hooks with intermediate pointer jumping; mis decides in place by degree-aware priority; mst runs Boruvka on a shrinking edge worklist
-	Binned            // pr: the binned push: destination bins summed on chip, each bin's edges gathering the contributions where they lie (direction=push blocking=N)
-	DPB               // pr: deterministic propagation blocking (Beamer et al.): a streaming pass writes each source's contribution once per bin, in bin order, then the bins are summed on chip
+	MethodAuto  Method = iota
+	DeltaStep          // sssp: delta-stepping with bucket fusion
+	NearFar            // sssp: near-far two-level worklist
+	LabelProp          // cc: label propagation
+	SV                 // cc: Shiloach-Vishkin hook and pointer jump
+	Afforest           // cc: neighbour sampling, skip the largest component
+	Boruvka            // mst: vertex-centric Boruvka rounds (find-min, hook, compress)
+	Luby               // mis: Luby's rounds with hashed priorities
+	ECL                // cc, mis, mst: the ECL codes' approach (Burtscher et al.): cc hooks with intermediate pointer jumping; mis decides in place by degree-aware priority; mst runs Boruvka on a shrinking edge worklist
+	Binned             // pr: the binned push: destination bins summed on chip, each bin's edges gathering the contributions where they lie (direction=push blocking=N)
+	DPB                // pr: deterministic propagation blocking (Beamer et al.): a streaming pass writes each source's contribution once per bin, in bin order, then the bins are summed on chip
+	AsyncRanges        // async: bfs, sssp (GPU): ranges of the vertices in the SMs' shared memory, relaxed asynchronously in windows of values, messages between ranges (delta-stepping's buckets without level barriers)
 )
 
 // Order is the triangle-counting arc orientation.
@@ -215,7 +216,7 @@ var (
 	pushAggNames   = []string{"auto", "atomic", "warp", "block"}
 	fuseNames      = []string{"auto", "off", "on", "block", "tail"}
 	splitNames     = []string{"auto", "blocked", "cyclic", "dynamic"}
-	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest", "boruvka", "luby", "ecl", "binned", "dpb"}
+	methodNames    = []string{"auto", "deltastep", "nearfar", "labelprop", "sv", "afforest", "boruvka", "luby", "ecl", "binned", "dpb", "async"}
 	orderNames     = []string{"auto", "degree", "id", "none"}
 	intersectNames = []string{"auto", "merge", "binary", "hash"}
 	relabelNames   = []string{"auto", "on", "off"}
@@ -502,8 +503,8 @@ var knobs = []Knob{
 		"sssp bucket width (delta-stepping / near-far)", "IrGL, Gunrock, UGF, GAPBS", []Algorithm{SSSP}, nil),
 	blockingKnob(),
 	enumKnob("method", methodNames, func(s *Schedule) *Method { return &s.Method },
-		"algorithm variant: sssp deltastep|nearfar; cc labelprop|sv|afforest|ecl; mis luby|ecl; mst boruvka|ecl; pr binned|dpb", "GAPBS, Gunrock, Soman et al., ECL (Burtscher et al.), Beamer et al. (propagation blocking)",
-		[]Algorithm{SSSP, CC, MIS, MST, PR}, nil),
+		"algorithm variant: bfs async; sssp deltastep|nearfar|async; cc labelprop|sv|afforest|ecl; mis luby|ecl; mst boruvka|ecl; pr binned|dpb", "GAPBS, Gunrock, Soman et al., ECL (Burtscher et al.), Beamer et al. (propagation blocking), Meyer and Sanders, ADDS (Wang et al.)",
+		[]Algorithm{BFS, SSSP, CC, MIS, MST, PR}, nil),
 	enumKnob("order", orderNames, func(s *Schedule) *Order { return &s.Order },
 		"triangle counting arc orientation: degree, id, none", "Gunrock, GAPBS", []Algorithm{TC}, nil),
 	enumKnob("intersect", intersectNames, func(s *Schedule) *Intersect { return &s.Intersect },

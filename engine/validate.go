@@ -52,9 +52,19 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 		if s.Method != MethodAuto && (s.Direction == Pull || s.Driven == Data) {
 			return fmt.Errorf("method=%s sums topology-driven push sweeps into destination bins; it needs direction=push and driven=topology (or auto), not direction=%s driven=%s", s.Method, s.Direction, s.Driven)
 		}
+	case BFS:
+		if s.Method != MethodAuto && s.Method != AsyncRanges {
+			return fmt.Errorf("method=%s is not a bfs method; bfs has async (the level-synchronous traversal is method=auto's other choice)", s.Method)
+		}
+		if err := s.checkAsync(a); err != nil {
+			return err
+		}
 	case SSSP:
-		if s.Method != MethodAuto && s.Method != DeltaStep && s.Method != NearFar {
-			return fmt.Errorf("method=%s is not an sssp method; sssp has deltastep and nearfar", s.Method)
+		if s.Method != MethodAuto && s.Method != DeltaStep && s.Method != NearFar && s.Method != AsyncRanges {
+			return fmt.Errorf("method=%s is not an sssp method; sssp has deltastep, nearfar and async", s.Method)
+		}
+		if err := s.checkAsync(a); err != nil {
+			return err
 		}
 	case CC:
 		if s.Method != MethodAuto && s.Method != LabelProp && s.Method != SV && s.Method != Afforest && s.Method != ECL {
@@ -85,6 +95,23 @@ func (s Schedule) Validate(a Algorithm, engineName string) error {
 		}
 	}
 	return s.checkNeeds(a, algorithmNeeds)
+}
+
+// checkAsync refuses, for method=async, the knobs of the level-synchronous traversals: it has
+// one launch of its own, no frontier between levels and no load balancer (a thread per vertex
+// of a range), and pushes over out-arcs as soon as a value falls (direction=push and
+// driven=data say so, and are what it resolves to).
+func (s *Schedule) checkAsync(a Algorithm) error {
+	if s.Method != AsyncRanges {
+		return nil
+	}
+	for _, name := range []string{"direction", "driven", "lb", "frontier", "dedup", "update", "sync", "push_agg", "fuse"} {
+		k, _ := LookupKnob(name)
+		if v := k.get(s); v != k.Default && !(name == "direction" && s.Direction == Push) && !(name == "driven" && s.Driven == Data) {
+			return fmt.Errorf("method=async relaxes each range's vertices as they are queued, in one launch, pushing over out-arcs; %s=%s belongs to the level-synchronous %s (method=auto)", name, v, a)
+		}
+	}
+	return nil
 }
 
 // The order Validate checks knob needs in, so that a schedule breaking several rules gets the

@@ -106,6 +106,9 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 	if !ok {
 		return nil, fmt.Errorf("cpu: %s: %w", req.Algorithm, engine.ErrUnsupported)
 	}
+	if req.Schedule.Method == engine.AsyncRanges {
+		return nil, fmt.Errorf("cpu: %s method=async keeps ranges of the vertices in a GPU's shared memory; it is a GPU engine schedule: %w", req.Algorithm, engine.ErrUnsupported)
+	}
 	w := req.Schedule.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)

@@ -225,6 +225,12 @@ func TestUnsupported(t *testing.T) {
 	if !errors.Is(err, engine.ErrUnsupported) {
 		t.Fatalf("bfs sync=async: %v, want ErrUnsupported", err)
 	}
+	for _, a := range []engine.Algorithm{engine.BFS, engine.SSSP} {
+		_, err := e.Run(context.Background(), engine.Request{Graph: g, Algorithm: a, Params: engine.DefaultParams(), Schedule: engine.Schedule{Method: engine.AsyncRanges}})
+		if !errors.Is(err, engine.ErrUnsupported) {
+			t.Errorf("%s method=async: %v, want ErrUnsupported", a, err)
+		}
+	}
 }
 
 // TestAutoResolvesCompatibly: an auto knob resolves to a value that works with the knobs set

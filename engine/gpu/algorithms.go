@@ -15,12 +15,13 @@ import (
 //     (engine.ErrUnsupported). It reads the request's schedule as r.req.Schedule and fills s.
 //   - prepare (optional) builds and uploads what the run needs once per graph, outside the
 //     timing, as the graph's upload is (the PageRank blocked layouts, the smallest weight,
-//     TC's relabelling ids).
+//     TC's relabelling ids, method=async's ranges).
 //   - run executes the algorithm (timed): launches, trace records, and r.collect to fetch the
 //     result once the device is done.
 //
 // Each algorithm's file holds its three (bfs.go, sssp.go, cc.go, pr.go, tc.go, bc.go, mis.go,
-// mst.go); what several share lives in files named for what it does: traversal.go (the
+// mst.go); what several share lives in files named for what it does: async.go (BFS's and
+// SSSP's method=async), traversal.go (the
 // traversals' values, switches and worklist knobs), frontier.go (worklists and the advance
 // step), fused.go and fused_sweeps.go (the cooperative loops), launch.go (kernel launches and
 // their timing), run.go (the run's buffers and counters), args.go (the kernels' argument
@@ -33,7 +34,7 @@ type driver struct {
 
 // drivers is the engine's algorithm table.
 var drivers = map[engine.Algorithm]driver{
-	engine.BFS:  {resolve: resolveBFS, run: bfs},
+	engine.BFS:  {resolve: resolveBFS, prepare: prepareBFS, run: bfs},
 	engine.SSSP: {resolve: resolveSSSP, prepare: prepareSSSP, run: sssp},
 	engine.CC:   {resolve: resolveCC, prepare: prepareCC, run: cc},
 	engine.PR:   {resolve: resolvePR, prepare: preparePR, run: pr},

@@ -29,10 +29,11 @@ type devGraph struct {
 	out     csrDev
 	in      *csrDev // == &out for an undirected graph
 	inOwned bool
-	blocked *blockedCSR // PageRank blocking=N: the in-edges cut into segments (blocking.go)
-	dpb     *dpbLayout  // PageRank method=dpb: the staged bins (pr_dpb.go)
-	dangN   *int64      // vertices without out-edges, counted on first use (PageRank)
-	tcRank  buffer      // TC relabel=on: each vertex's rank by (degree, id), built on first use (prepareTC)
+	blocked *blockedCSR  // PageRank blocking=N: the in-edges cut into segments (blocking.go)
+	dpb     *dpbLayout   // PageRank method=dpb: the staged bins (pr_dpb.go)
+	async   *asyncLayout // BFS and SSSP method=async: the relabeled ranges (async.go)
+	dangN   *int64       // vertices without out-edges, counted on first use (PageRank)
+	tcRank  buffer       // TC relabel=on: each vertex's rank by (degree, id), built on first use (prepareTC)
 }
 
 // dangling returns the number of vertices without out-edges, counted once per graph.
@@ -85,6 +86,9 @@ func (dg *devGraph) free() {
 	if dg.dpb != nil {
 		dg.dpb.free()
 	}
+	if dg.async != nil {
+		dg.async.free()
+	}
 	dg.tcRank.free()
 }
 
@@ -98,6 +102,9 @@ func (dg *devGraph) bytes() int64 {
 	}
 	if dg.dpb != nil {
 		b += dg.dpb.bytes()
+	}
+	if dg.async != nil {
+		b += dg.async.bytes()
 	}
 	return b + dg.tcRank.bytes
 }

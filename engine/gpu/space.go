@@ -36,6 +36,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("fuse", "block"), fusedLB, axis("update", "rmw", "rw")},
 		{axis("fuse", "block"), axis("dedup", "none", "atomic", "cull")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "tb+fg", "fg", "tb", "warp"), axis("direction", "push", "pull", "auto")},
+		// method=async: ranges in shared memory, relaxed in windows of 256 levels
+		{axis("method", "async"), axis("direction", "auto", "push")},
 	},
 	engine.SSSP: {
 		{},
@@ -52,6 +54,8 @@ var spaces = map[engine.Algorithm][]engine.Subspace{
 		{axis("fuse", "tail"), fusedLB, axis("delta", "1", "100000"), axis("update", "rmw", "rw")},
 		{axis("fuse", "tail"), axis("dedup", "none", "atomic", "cull"), axis("push_agg", "atomic", "warp", "block"), axis("sync", "async", "sync")},
 		{axis("lb", "np"), axis("np", "auto", "tb+warp", "warp+fg", "fg"), axis("direction", "push", "pull")},
+		// method=async: windows of delta (7: past the trace's rows on the weighted graphs)
+		{axis("method", "async"), axis("delta", "auto", "7", "100000")},
 	},
 	engine.CC: {
 		{},

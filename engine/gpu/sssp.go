@@ -32,6 +32,9 @@ import (
 // fuse=block (one block while the frontier is small) without dedup. On skewed degrees the
 // host-driven steps of ssspBigStep or more edges run edge-balanced (run.bigStep).
 func resolveSSSP(r *run, s *engine.Schedule) error {
+	if async, err := resolveAsync(r, s, engine.SSSP); async || err != nil {
+		return err
+	}
 	p := r.g.Properties()
 	even := p.AvgDegree >= 5 && float64(p.MaxDegree) < 8*p.AvgDegree
 	if err := resolveFuse(s, engine.SSSP, p.Diameter, p.MaxDegree, even); err != nil {
@@ -57,7 +60,7 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 			s.Method = engine.NearFar
 		}
 	default:
-		return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar)", s.Method)
+		return unsupported("method=%s: the GPU engine's SSSP is near-far (method=nearfar) or async", s.Method)
 	}
 	if s.Delta == 0 {
 		s.Delta = autoDelta(r)
@@ -130,9 +133,13 @@ func autoDelta(r *run) int {
 // 1.72, no different; GSWITCH 2.03-2.04 in the same call (docs/gpu-notes.md).
 var ssspBigStep int64 = 1 << 20
 
-// prepareSSSP finds the graph's smallest weight, a host pass over the weights once per graph.
+// prepareSSSP finds the graph's smallest weight, a host pass over the weights once per graph,
+// and builds method=async's partitioned graph.
 func prepareSSSP(r *run) error {
 	r.dg.minWeight()
+	if r.s.Method == engine.AsyncRanges {
+		return prepareAsync(r, true)
+	}
 	return nil
 }
 
@@ -149,6 +156,22 @@ func sssp(r *run) error {
 	}
 	s := r.s
 	n := int64(r.n)
+	if s.Method == engine.AsyncRanges {
+		val, err := r.values("val")
+		if err != nil {
+			return err
+		}
+		if err := r.asyncTraverse(src, val, true, false, int64(s.Delta)); err != nil {
+			return err
+		}
+		r.collect = func() error {
+			if err := r.collectDist(val); err != nil {
+				return err
+			}
+			return r.asyncRecords(int64(s.Delta), "of distance")
+		}
+		return nil
+	}
 	val, valIn, err := r.sourceValues(uint32(infDist), src)
 	if err != nil {
 		return err
