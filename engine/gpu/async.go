@@ -29,11 +29,11 @@ import (
 
 // The shape of method=async's launch.
 const (
-	asyncThreads = 512   // a block's threads: warp 0 the mailbox and windows, warp 1 the outbox, the rest relax
-	asyncOutbox  = 4096  // outbox entries a block (OCAP in kernels/async.cu)
+	asyncThreads = 768   // a block's threads: warp 0 the mailbox and windows, warp 1 the outbox, the rest relax
+	asyncOutbox  = 1024  // outbox entries a block (OCAP in kernels/async.cu)
 	asyncMailbox = 16384 // mailbox entries a range (u64 each)
 	asyncRows    = 1024  // trace rows (windows; the last row takes any more)
-	asyncTrace   = 4     // trace words a row (NTRACE)
+	asyncTrace   = 5     // trace words a row (NTRACE): open time, relaxed vertices, messages, arcs, window end
 	asyncCtl     = 64    // bytes of control words before the mailboxes' tails
 	// asyncLimit stops a launch that runs this long (the kernel's watchdog), so that a fault
 	// in the windows' hand-over becomes an error instead of a hung device.
@@ -54,28 +54,43 @@ type asyncLayout struct {
 	shmem      int   // dynamic shared memory a block, bytes
 	cross      int64 // arcs from one range to another
 	weighted   bool
-	rank       []uint32 // original id -> new id
-	off        buffer   // i64 per new id, +1
-	nbr, wt    buffer   // u32 neighbour (new id) and i32 weight per arc
-	perm       buffer   // u32: new id -> original id
-	mb         buffer   // parts x asyncMailbox messages
-	ctl        buffer   // control words, mailbox tails and heads, trace
-	dirty      bool     // a launch did not complete: the mailboxes need clearing
-	built      time.Duration
+	// shared: the ranges' neighbour lists are in shared memory too (asyncHost.shared), with
+	// maxArcs the most arcs a range has
+	shared      bool
+	maxArcs     int
+	rank        []uint32 // original id -> new id
+	off         buffer   // i64 per new id, +1
+	nbr, wt     buffer   // u32 neighbour (new id) and i32 weight per arc
+	perm        buffer   // u32: new id -> original id
+	snb, wt8    buffer   // shared: u16 list entry and u8 weight per arc
+	remote      buffer   // shared: the ranges' remote tables (new ids), one after another
+	remoteStart buffer   // shared: u32 where each range's remote table starts
+	mb          buffer   // parts x asyncMailbox messages
+	ctl         buffer   // control words, mailbox tails and heads, trace
+	dirty       bool     // a launch did not complete: the mailboxes need clearing
+	built       time.Duration
+}
+
+func (l *asyncLayout) buffers() []*buffer {
+	return []*buffer{&l.off, &l.nbr, &l.wt, &l.perm, &l.snb, &l.wt8, &l.remote, &l.remoteStart, &l.mb, &l.ctl}
 }
 
 func (l *asyncLayout) free() {
-	for _, b := range []*buffer{&l.off, &l.nbr, &l.wt, &l.perm, &l.mb, &l.ctl} {
+	for _, b := range l.buffers() {
 		b.free()
 	}
 }
 
 func (l *asyncLayout) bytes() int64 {
-	return l.off.bytes + l.nbr.bytes + l.wt.bytes + l.perm.bytes + l.mb.bytes + l.ctl.bytes
+	var n int64
+	for _, b := range l.buffers() {
+		n += b.bytes
+	}
+	return n
 }
 
-// ctlBytes is the control block's size: 64 bytes of control words and message counts, parts
-// mailbox tails and heads, and the trace's rows and stop time.
+// ctlBytes is the control block's size: 64 bytes of control words, parts mailbox tails and
+// heads, and the trace's rows and stop time.
 func (l *asyncLayout) ctlBytes() int64 {
 	return asyncCtl + int64(l.parts)*8 + (asyncRows+1)*asyncTrace*8
 }
@@ -137,9 +152,23 @@ func asyncShape(n, sms, shOptin int) (per, ring, shmem int, ok bool) {
 	for ring < per+asyncThreads {
 		ring <<= 1
 	}
-	words := (per + 31) / 32
-	shmem = 8*asyncOutbox + 4*((per+1)+per+2*words+ring)
+	shmem = asyncShared(per, ring, 4, 0, false)
 	return per, ring, shmem, shmem <= shOptin
+}
+
+// asyncShared is a block's dynamic shared memory (the layout in kernels/async.cu): the outbox,
+// per+1 offsets and ring entries of slot bytes, per values and two bitmaps; with shared lists,
+// maxArcs u16 entries and, weighted, as many u8 weights.
+func asyncShared(per, ring, slot, maxArcs int, weighted bool) int {
+	words := (per + 31) / 32
+	b := 8*asyncOutbox + slot*((per+2)&^1) + 4*per + 8*words + slot*ring
+	if maxArcs > 0 {
+		b += 2 * ((maxArcs + 1) &^ 1)
+		if weighted {
+			b += maxArcs
+		}
+	}
+	return b
 }
 
 // asyncFits says whether method=async can run g on this device (its ranges fit a block's
@@ -179,10 +208,24 @@ func prepareAsync(r *run, weighted bool) error {
 	}
 	h := buildAsync(r.g, l.parts, per, weighted)
 	l.rank, l.cross = h.rank, h.cross
+	if h.shared {
+		// the shared lists where a block's shared memory and the device's memory hold them
+		extra := int64(len(h.snb))*2 + int64(len(h.wt8)) + int64(len(h.remote)+len(h.remoteStart))*4
+		sh := asyncShared(per, ring, 2, h.maxArcs, weighted)
+		if sh <= r.dev.shOptin && r.eng.ensureFree(need+extra+r.estimate(), "") == nil {
+			l.shared, l.maxArcs, l.shmem = true, h.maxArcs, sh
+		}
+	}
 	var err error
 	ups := []layoutPart{part(&l.off, h.off), part(&l.nbr, h.nbr), part(&l.perm, h.perm)}
 	if weighted {
 		ups = append(ups, part(&l.wt, h.wt))
+	}
+	if l.shared {
+		ups = append(ups, part(&l.snb, h.snb), part(&l.remote, h.remote), part(&l.remoteStart, h.remoteStart))
+		if weighted {
+			ups = append(ups, part(&l.wt8, h.wt8))
+		}
 	}
 	for _, p := range ups {
 		if *p.dst, err = p.up(); err != nil {
@@ -214,10 +257,20 @@ type asyncHost struct {
 	nbr        []uint32
 	wt         []int32
 	cross      int64
+	// shared: every range's lists fit u16 entries (a local id below per, or per + an index
+	// into the range's remote table, both under 65,535, the ring's empty mark) and u16
+	// offsets, and, weighted, every weight fits a byte; then snb, wt8, remote and
+	// remoteStart hold them, and maxArcs is the most arcs a range has.
+	shared      bool
+	maxArcs     int
+	snb         []uint16
+	wt8         []uint8
+	remote      []uint32
+	remoteStart []uint32
 }
 
 // buildAsync relabels g's vertices by asyncOrder and writes the relabeled CSR, counting the arcs
-// between ranges of per.
+// between ranges of per, and the ranges' shared lists where they fit.
 func buildAsync(g *graph.CSR, parts, per int, weighted bool) *asyncHost {
 	n := g.NumVertices()
 	h := &asyncHost{rank: make([]uint32, n), perm: asyncOrder(g, parts, per), off: make([]int64, n+1), nbr: make([]uint32, len(g.Neighbors))}
@@ -244,7 +297,56 @@ func buildAsync(g *graph.CSR, parts, per int, weighted bool) *asyncHost {
 		}
 	}
 	h.off[n] = a
+	h.buildShared(parts, per, weighted)
 	return h
+}
+
+// buildShared writes the ranges' shared lists (asyncHost.shared) when they fit.
+func (h *asyncHost) buildShared(parts, per int, weighted bool) {
+	const empty = 0xffff // the ring's empty mark: no entry may equal it
+	n := len(h.perm)
+	if per >= empty {
+		return
+	}
+	if weighted {
+		for _, w := range h.wt {
+			if w < 0 || w > 255 {
+				return
+			}
+		}
+		h.wt8 = make([]uint8, len(h.wt))
+		for i, w := range h.wt {
+			h.wt8[i] = uint8(w)
+		}
+	}
+	h.snb = make([]uint16, len(h.nbr))
+	h.remoteStart = make([]uint32, parts+1)
+	for p := 0; p < parts; p++ {
+		h.remoteStart[p] = uint32(len(h.remote))
+		v0, v1 := min(p*per, n), min((p+1)*per, n)
+		b, e := h.off[v0], h.off[v1]
+		if e-b >= 1<<16 {
+			h.snb, h.wt8, h.remote, h.remoteStart = nil, nil, nil, nil
+			return
+		}
+		h.maxArcs = max(h.maxArcs, int(e-b))
+		for k := b; k < e; k++ {
+			w := int(h.nbr[k])
+			if w >= v0 && w < v1 {
+				h.snb[k] = uint16(w - v0)
+				continue
+			}
+			j := per + len(h.remote) - int(h.remoteStart[p])
+			if j >= empty {
+				h.snb, h.wt8, h.remote, h.remoteStart = nil, nil, nil, nil
+				return
+			}
+			h.snb[k] = uint16(j)
+			h.remote = append(h.remote, uint32(w))
+		}
+	}
+	h.remoteStart[parts] = uint32(len(h.remote))
+	h.shared = true
 }
 
 // asyncOrder cuts g's vertices into parts ranges of per by recursive bisection: a set is listed
@@ -321,10 +423,12 @@ type asyncArgs struct {
 	off, nbr, wt, perm, out, mb, mbTail, mbHead, ctl, trace uint64
 	n, per, parts, mbcap, src, win, rows, ring              int64
 	depth, limit                                            int64
+	snb, remote, remoteStart, wt8                           uint64
+	maxArcs                                                 int64
 }
 
-var _ [160 - unsafe.Sizeof(asyncArgs{})]byte // sizeof(AsyncArgs), static_asserted in async.cu
-var _ [unsafe.Sizeof(asyncArgs{}) - 160]byte
+var _ [200 - unsafe.Sizeof(asyncArgs{})]byte // sizeof(AsyncArgs), static_asserted in async.cu
+var _ [unsafe.Sizeof(asyncArgs{}) - 200]byte
 
 // asyncTraverse runs method=async from src into val (by original id): shortest distances with
 // the layout's weights when weighted, else with every arc 1, in windows of win; the unreached
@@ -337,6 +441,9 @@ func (r *run) asyncTraverse(src uint32, val buffer, weighted, depth bool, win in
 	name := "async_bfs"
 	if weighted && l.weighted {
 		name = "async_sssp"
+	}
+	if l.shared {
+		name += "_sn"
 	}
 	fn, grid, err := r.coopGridShared(name, asyncThreads, l.shmem)
 	if err != nil {
@@ -357,7 +464,8 @@ func (r *run) asyncTraverse(src uint32, val buffer, weighted, depth bool, win in
 	a := asyncArgs{off: l.off.addr(), nbr: l.nbr.addr(), wt: l.wt.addr(), perm: l.perm.addr(), out: val.addr(),
 		mb: l.mb.addr(), mbTail: tails, mbHead: heads, ctl: l.ctl.addr(), trace: trace,
 		n: int64(r.n), per: int64(l.per), parts: int64(l.parts), mbcap: asyncMailbox, src: int64(l.rank[src]),
-		win: win, rows: asyncRows, ring: int64(l.ring), limit: int64(asyncLimit)}
+		win: win, rows: asyncRows, ring: int64(l.ring), limit: int64(asyncLimit),
+		snb: l.snb.addr(), remote: l.remote.addr(), remoteStart: l.remoteStart.addr(), wt8: l.wt8.addr(), maxArcs: int64(l.maxArcs)}
 	if depth {
 		a.depth = 1
 	}
@@ -368,7 +476,9 @@ func (r *run) asyncTraverse(src uint32, val buffer, weighted, depth bool, win in
 	if err := memset8(l.ctl, 0, l.ctl.bytes); err != nil {
 		return err
 	}
-	if err := r.writeBuf(l.ctl, 0, []int32{1}); err != nil { // active: the source's block
+	// active (the source), epoch, the smallest deferred value of even and odd windows, done,
+	// aborted, and (an i64) the first window's end
+	if err := r.writeBuf(l.ctl, 0, []int32{1, 0, infDist, infDist, 0, 0, int32(win), int32(win >> 32)}); err != nil {
 		return err
 	}
 	l.dirty = true
@@ -395,15 +505,20 @@ func (r *run) asyncRecords(win int64, unit string) error {
 	ctl := (*[8]int32)(unsafe.Pointer(&h[0]))
 	windows := int64(ctl[1]) + 1
 	tr := h[(asyncCtl+int64(l.parts)*8)/8:]
+	tr[4] = uint64(win) // the first window's end (the kernel writes the others')
 	if ctl[5] != 0 {
-		return fmt.Errorf("gpu: method=async: the launch was stopped after %v (the limit is %v), %d windows of %d %s in, with %d messages sent and %d absorbed: internal error",
-			time.Duration(tr[asyncRows*asyncTrace]-tr[0]), asyncLimit, windows, win, unit, h[4], h[5])
+		return fmt.Errorf("gpu: method=async: the launch was stopped after %v (the limit is %v), %d windows of %d %s in, in the window ending at %d, with %d of active: internal error",
+			time.Duration(tr[asyncRows*asyncTrace]-tr[0]), asyncLimit, windows, win, unit, h[3], ctl[0])
 	}
 	l.dirty = false
 	stop := tr[asyncRows*asyncTrace]
+	lists := ""
+	if l.shared {
+		lists = fmt.Sprintf(" with their neighbour lists (up to %d arcs a range)", l.maxArcs)
+	}
 	if err := r.emit(engine.Record{Kind: engine.PhaseRecord, Phase: "async",
-		Note: fmt.Sprintf("%d ranges of %d vertices in shared memory (recursive bisection; %d arcs, %.1f%%, cross ranges), windows of %d %s, one cooperative launch of %d x %d (layout built in %v, before the timing)",
-			l.parts, l.per, l.cross, 100*float64(l.cross)/float64(max(r.m, 1)), win, unit, l.parts, asyncThreads, l.built.Round(time.Millisecond))}); err != nil {
+		Note: fmt.Sprintf("%d ranges of %d vertices in shared memory%s (recursive bisection; %d arcs, %.1f%%, cross ranges), windows of %d %s, one cooperative launch of %d x %d (layout built in %v, before the timing)",
+			l.parts, l.per, lists, l.cross, 100*float64(l.cross)/float64(max(r.m, 1)), win, unit, l.parts, asyncThreads, l.built.Round(time.Millisecond))}); err != nil {
 		return err
 	}
 	rows := min(windows, asyncRows)
@@ -417,16 +532,13 @@ func (r *run) asyncRecords(win int64, unit string) error {
 		if end > row[0] {
 			t = time.Duration(end - row[0])
 		}
-		lo := k * win
+		lo := int64(row[4]) - win
 		note := fmt.Sprintf("window [%d, %d): %d messages between ranges", lo, lo+win, row[2])
 		if k == asyncRows-1 && windows > asyncRows {
-			note = fmt.Sprintf("windows %d to %d (from %d %s): %d messages between ranges", k, windows-1, lo, unit, row[2])
+			note = fmt.Sprintf("windows %d to %d (the last ending at %d %s): %d messages between ranges", k, windows-1, row[4], unit, row[2])
 		}
 		rec := engine.Record{Kind: engine.IterationRecord, Iter: int(k), Direction: engine.Push, Mode: engine.Data,
 			InVertices: int64(row[1]), EdgesScanned: int64(row[3]), Time: t, Note: note}
-		if k == 0 {
-			rec.Kernels = []engine.Kernel{{Name: "async", Grid: l.parts, Block: asyncThreads, Time: r.elapsed}}
-		}
 		if err := r.emit(rec); err != nil {
 			return err
 		}

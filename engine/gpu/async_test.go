@@ -4,6 +4,7 @@ package gpu_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -13,20 +14,30 @@ import (
 
 // TestAsync runs BFS and SSSP with method=async against engine/ref where its corners are: a
 // road grid big enough that method=auto takes it (checked), a kron graph whose arcs nearly all
-// cross ranges (so the mailboxes wrap around), a directed graph with unreached vertices, and
-// windows from 64 (more windows than the trace has rows) to one for the whole run. Every run is checked against engine/ref, and its trace must hold one window record at
-// least with relaxed vertices in it.
+// cross ranges (so the mailboxes wrap around), a directed graph with unreached vertices (whose
+// out-arcs must never be relaxed), a road grid whose weights are far above the window (empty
+// windows skipped), one with byte weights (SSSP's lists in shared memory), and windows from 64
+// (more windows than the trace has rows) to one for the whole run. Both kernels must run, with
+// the neighbour lists in shared memory and without. Every run is checked against engine/ref,
+// and its trace must hold one window record at least with relaxed vertices in it.
 func TestAsync(t *testing.T) {
 	e := openGPU(t)
 	ref, _ := engine.Open("ref")
 	road := enginetest.WithUniformWeights(generate(t, "road", map[string]string{"rows": "700", "cols": "700"}), 1, 255, 3)
 	kron := enginetest.WithUniformWeights(generate(t, "kron", map[string]string{"scale": "17", "degree": "16"}), 1, 255, 5)
 	dir := enginetest.WithUniformWeights(generate(t, "kron", map[string]string{"scale": "12", "degree": "4", "directed": "true"}), 0, 9, 11)
+	// weights far above the window: most windows between two values hold nothing and are
+	// skipped
+	heavy := enginetest.WithUniformWeights(generate(t, "road", map[string]string{"rows": "90", "cols": "90", "weights": "drop"}), 1, 1000000, 13)
+	// byte weights: SSSP's neighbour lists and weights in shared memory (the road grid's own
+	// weights do not fit a byte, so its SSSP reads them from global memory)
+	bytes := enginetest.WithUniformWeights(generate(t, "road", map[string]string{"rows": "400", "cols": "400", "weights": "drop"}), 1, 255, 17)
 	graphs := []struct {
 		name string
 		g    *graph.CSR
 		auto bool // method=auto takes async
-	}{{"road", road, true}, {"kron", kron, false}, {"kron directed", dir, false}}
+	}{{"road", road, true}, {"kron", kron, false}, {"kron directed", dir, false}, {"road heavy weights", heavy, false}, {"road byte weights", bytes, false}}
+	lists := map[bool]int{} // runs with the neighbour lists in shared memory, and without
 	for _, c := range graphs {
 		for _, a := range []engine.Algorithm{engine.BFS, engine.SSSP} {
 			p := enginetest.Params(a)
@@ -60,11 +71,17 @@ func TestAsync(t *testing.T) {
 						windows++
 						relaxed += rec.InVertices
 					}
+					if rec.Kind == engine.PhaseRecord && rec.Phase == "async" {
+						lists[strings.Contains(rec.Note, "neighbour lists")]++
+					}
 				}
 				if windows == 0 || relaxed < got.Summary.Reached {
 					t.Errorf("%s %s [%s]: %d window records relaxing %d vertices, want at least one relaxing every reached vertex (%d)", a, c.name, s, windows, relaxed, got.Summary.Reached)
 				}
 			}
 		}
+	}
+	if lists[true] == 0 || lists[false] == 0 {
+		t.Errorf("%d runs with the neighbour lists in shared memory and %d without: want both kernels run", lists[true], lists[false])
 	}
 }

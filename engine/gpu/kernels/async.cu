@@ -14,13 +14,15 @@
 // of its worklists) per level (docs/gpu-notes.md).
 //
 // Windows keep the asynchrony from running ahead (Meyer and Sanders's delta-stepping, ADDS's
-// asynchronous buckets): a value below the window's end (epoch + 1) x win is relaxed at once, a
-// larger one is deferred (a bit in the deferred bitmap). `active` counts the blocks with work
-// in the window, the receivers absorbing and, while a window opens, one token per block; the
-// thread that brings it to zero checks that every mailbox is drained and then either opens the
-// next window (requeuing the deferred vertices that fall in it) or ends the run when nothing is
-// deferred anywhere. Values only fall, so the result is the exact BFS depth or shortest
-// distance whatever the order of the relaxations.
+// asynchronous buckets): a value below the window's end is relaxed at once, a larger one is
+// deferred (a bit in the deferred bitmap, its value folded into the window's smallest deferred
+// value). `active` counts what can still make work: the blocks with work in the window, the
+// messages sent and not yet absorbed, and, while a window opens, one token per block. Every
+// increment is made by a holder of one of them, so once it reaches zero nothing can raise it:
+// the thread that brings it there either ends the run (nothing deferred anywhere) or opens the
+// window that holds the smallest deferred value (windows are aligned to multiples of win, and
+// empty ones are skipped), whose deferred vertices the blocks requeue. Values only fall, so the
+// result is the exact BFS depth or shortest distance whatever the order of the relaxations.
 //
 // Every block must be resident (they wait for each other's messages): a cooperative launch of
 // one block per SM.
@@ -29,12 +31,14 @@
 typedef unsigned int u32;
 typedef long long i64;
 typedef unsigned long long u64;
+typedef unsigned short u16;
+typedef unsigned char u8;
 
 #define EMPTY32 0xffffffffu
 #define EMPTY64 0xffffffffffffffffull
 #define FULL 0xffffffffu
-#define OCAP 4096  // outbox entries (u64) a block
-#define NTRACE 4   // trace words a window: open time, relaxed vertices, messages, arcs
+#define OCAP 1024  // outbox entries (u64) a block
+#define NTRACE 5   // trace words a window: open time, relaxed vertices, messages, arcs, end
 
 // AsyncArgs is the kernels' single parameter, mirrored by asyncArgs in async.go.
 struct AsyncArgs {
@@ -51,8 +55,9 @@ struct AsyncArgs {
     u64* mb;
     u32* mb_tail;
     u32* mb_head;
-    // 4. Control words (zero but active = 1 at the start): active, epoch, remaining[2], done,
-    // aborted, two spare; then (u64) the messages sent and absorbed.
+    // 4. Control words, set by the host: active (1, the source), epoch (0), the smallest
+    // deferred value of even and odd windows (INF_DIST), done, aborted; then (i64) the end of
+    // the open window (win).
     int* ctl;
     // 5. The trace: NTRACE words a window, rows windows (the last row takes any more), then the
     // stop time.
@@ -62,27 +67,34 @@ struct AsyncArgs {
     i64 depth;
     // 7. The watchdog: a run still going after limit ns stops with ctl[CAborted] set.
     i64 limit;
+    // 8. Shared neighbour lists (async_*_sn): per arc, in range order, a local id below per or
+    // per + an index into the range's remote table (new ids; remote + remoff[p]); u8 weights;
+    // the most arcs a range has.
+    const u16* snb;
+    const u32* remote;
+    const u32* remoff;
+    const u8* wt8;
+    i64 maxarcs;
 };
 
-static_assert(sizeof(AsyncArgs) == 160, "AsyncArgs must match asyncArgs in async.go");
+static_assert(sizeof(AsyncArgs) == 200, "AsyncArgs must match asyncArgs in async.go");
 
-enum { CActive = 0, CEpoch = 1, CRemaining = 2, CDone = 4, CAborted = 5, CSent = 4, CAbsorbed = 5 };  // CSent, CAbsorbed: u64 words
+enum { CActive = 0, CEpoch = 1, CMin = 2, CDone = 4, CAborted = 5, CEnd = 3 };  // CEnd: an i64 word
 
-__device__ __forceinline__ u64* ctl64(const AsyncArgs& a, int k) { return (u64*)a.ctl + k; }
+__device__ __forceinline__ i64* ctl64(const AsyncArgs& a, int k) { return (i64*)a.ctl + k; }
 
 __device__ __forceinline__ u32 ldvu(const u32* p) { return *(volatile const u32*)p; }
 __device__ __forceinline__ int ldvi(const int* p) { return *(volatile const int*)p; }
 
-// tryEnd runs in the thread that brought active to zero. The window is over when every message
-// sent has been absorbed as well (a sender counts its messages before they go, a receiver holds
-// active while it absorbs and counts them before it lets go, so one absorbing now tries again
-// when it is done); then nothing is deferred anywhere and the run is done, or the next window
-// opens with a token per block. The compare-and-swap from zero makes sure nothing woke up in
-// between.
+// tryEnd runs in the thread that brought active to zero: no block has work, no message is in
+// flight and no window is opening, and nothing can raise active again. The run is done when
+// nothing was deferred in this window; else the next window opens at the one that holds the
+// smallest deferred value, with a token per block (each block requeues its deferred vertices
+// that fall in it and folds the rest into the next window's smallest deferred value).
 __device__ void tryEnd(const AsyncArgs& a) {
-    if (*(volatile u64*)ctl64(a, CSent) != *(volatile u64*)ctl64(a, CAbsorbed)) return;
     int e = ldvi(&a.ctl[CEpoch]);
-    if (ldvi(&a.ctl[CRemaining + (e & 1)]) == 0) {
+    int nm = ldvi(&a.ctl[CMin + (e & 1)]);
+    if (nm == INF_DIST) {
         if (atomicCAS(&a.ctl[CActive], 0, 1 << 30) == 0) {
             a.trace[a.rows * NTRACE] = globaltimer();
             atomicExch(&a.ctl[CDone], 1);
@@ -90,8 +102,12 @@ __device__ void tryEnd(const AsyncArgs& a) {
         return;
     }
     if (atomicCAS(&a.ctl[CActive], 0, (int)a.parts) != 0) return;
-    a.ctl[CRemaining + ((e + 1) & 1)] = 0;
-    a.trace[min((i64)e + 1, a.rows - 1) * NTRACE] = globaltimer();
+    i64 end = ((i64)nm / a.win + 1) * a.win;  // nm is past this window's end: end grows
+    a.ctl[CMin + ((e + 1) & 1)] = INF_DIST;
+    *(volatile i64*)ctl64(a, CEnd) = end;
+    i64 row = min((i64)e + 1, a.rows - 1) * NTRACE;
+    a.trace[row] = globaltimer();
+    a.trace[row + 4] = (u64)end;
     __threadfence();
     atomicExch(&a.ctl[CEpoch], e + 1);
 }
@@ -117,16 +133,26 @@ __device__ __forceinline__ void release(const AsyncArgs& a, int k) {
 // value: BFS offers depth + 1, SSSP the distance plus the weight saturated at INF_DIST - 1 (a
 // result that reaches it is refused on the host).
 template <bool W>
-__device__ __forceinline__ int next_value(const AsyncArgs& a, const int* wt, u32 arc, int d) {
+__device__ __forceinline__ int next_value(int d, int w) {
     if (!W) return d + 1;
-    return (int)min((i64)d + __ldg(&wt[arc]), (i64)INF_DIST - 1);
+    return (int)min((i64)d + w, (i64)INF_DIST - 1);
 }
 
-template <bool W>
+// Slot is the type of a range's offsets and ring entries: u16 where the neighbour lists are in
+// shared memory too (a range then has under 65,536 arcs and vertices), else u32.
+template <bool SN> struct SlotOf { typedef u32 T; };
+template <> struct SlotOf<true> { typedef u16 T; };
+
+// async_traverse relaxes from the source in windows (the file's header). W: weighted (SSSP);
+// SN: the range's neighbour lists (u16 entries, u8 weights) are in shared memory, where
+// otherwise every relaxation reads its arc from global memory.
+template <bool W, bool SN>
 __device__ void async_traverse(const AsyncArgs& a) {
+    typedef typename SlotOf<SN>::T Slot;
+    const Slot EMPTY = (Slot)EMPTY32;
     extern __shared__ u64 sm[];
     __shared__ u32 qhead, qtail, ohead, otail;
-    __shared__ int lp, sdone, s_epoch, s_counted;
+    __shared__ int lp, sdone, s_epoch, s_min;
     __shared__ i64 s_end;
     __shared__ u64 s_cnt[3];  // the window's relaxed vertices, messages, arcs (this block)
     const u32 p = blockIdx.x;
@@ -135,24 +161,36 @@ __device__ void async_traverse(const AsyncArgs& a) {
     const u32 nvp = (i64)vb0 >= a.n ? 0 : (u32)min((i64)per, a.n - vb0);
     const u32 cap = (u32)a.ring;
     const u32 words = (per + 31) / 32;
-    u64* obox = sm;                          // OCAP
-    u32* offs = (u32*)(obox + OCAP);         // per + 1
-    int* dist = (int*)(offs + per + 1);      // per
-    u32* inq = (u32*)(dist + per);           // in the ring
-    u32* inw = inq + words;                  // deferred: beyond the window
-    u32* ring = inw + words;                 // cap (a power of 2)
+    // The layout (asyncShape in async.go): obox | offs | dist | inq | inw | ring | (SN) snbr,
+    // swt. Offsets and ring entries are Slots, every array starts 4-byte aligned.
+    u64* obox = sm;                                        // OCAP
+    Slot* offs = (Slot*)(obox + OCAP);                     // per + 1
+    int* dist = (int*)(offs + ((per + 2) & ~1u));          // per
+    u32* inq = (u32*)(dist + per);                         // in the ring
+    u32* inw = inq + words;                                // deferred: beyond the window
+    Slot* ring = (Slot*)(inw + words);                     // cap (a power of 2)
+    u16* snbr = (u16*)(ring + cap);                        // SN: the range's arcs
+    u8* swt = (u8*)(snbr + ((a.maxarcs + 1) & ~1ll));      // SN and W: their weights
     const i64 abase = a.off[min((i64)vb0, a.n)];
+    const u32 narcs = nvp ? (u32)(a.off[vb0 + nvp] - abase) : 0;
     const u32 t = threadIdx.x;
     if (p == 0 && t == 0) a.trace[0] = globaltimer();
-    /// 1. The range's offsets, values and worklists.
-    for (u32 i = t; nvp > 0 && i <= nvp; i += blockDim.x) offs[i] = (u32)(a.off[vb0 + i] - abase);
+    /// 1. The range's offsets, values, worklists and (SN) neighbour lists.
+    for (u32 i = t; nvp > 0 && i <= nvp; i += blockDim.x) offs[i] = (Slot)(a.off[vb0 + i] - abase);
     for (u32 i = t; i < nvp; i += blockDim.x) dist[i] = INF_DIST;
     for (u32 i = t; i < words; i += blockDim.x) inq[i] = 0, inw[i] = 0;
-    for (u32 i = t; i < cap; i += blockDim.x) ring[i] = EMPTY32;
+    for (u32 i = t; i < cap; i += blockDim.x) ring[i] = EMPTY;
     for (u32 i = t; i < OCAP; i += blockDim.x) obox[i] = EMPTY64;
+    if (SN) {
+        for (u32 i = t; i < narcs; i += blockDim.x) {
+            snbr[i] = a.snb[abase + i];
+            if (W) swt[i] = a.wt8[abase + i];
+        }
+    }
     if (t == 0) {
         qhead = qtail = ohead = otail = 0;
-        lp = sdone = s_epoch = s_counted = 0;
+        lp = sdone = s_epoch = 0;
+        s_min = INF_DIST;
         s_end = a.win;
         s_cnt[0] = s_cnt[1] = s_cnt[2] = 0;
     }
@@ -162,7 +200,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
             u32 s = (u32)(a.src - vb0);
             dist[s] = 0;
             inq[s >> 5] = 1u << (s & 31);
-            ring[0] = s;
+            ring[0] = (Slot)s;
             qtail = 1;
             lp = 1;  // the host starts active at 1 for it
         }
@@ -170,6 +208,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
     __syncthreads();
     const u32* nbr = a.nbr + abase;
     const int* wt = W ? a.wt + abase : nullptr;
+    const u32* rtab = SN ? a.remote + a.remoff[p] : nullptr;
     const int lane = t & 31;
     // push queues lw in the ring; a worker holds lp already, the receiver and the window's
     // opener may wake the block.
@@ -185,7 +224,12 @@ __device__ void async_traverse(const AsyncArgs& a) {
         }
         __threadfence_block();
         u32 q = atomicAdd(&qtail, 1u);
-        ((volatile u32*)ring)[q & (cap - 1)] = lw;
+        ((volatile Slot*)ring)[q & (cap - 1)] = (Slot)lw;
+    };
+    // defer folds a deferred value into the window's smallest (the block's, and the grid's
+    // when it is lower than the block's).
+    auto defer = [&](int nd) {
+        if (nd < ldvi(&s_min) && atomicMin(&s_min, nd) > nd) atomicMin(&a.ctl[CMin + (ldvi(&s_epoch) & 1)], nd);
     };
     // offer lowers lw's value to nd, and queues it (in the window) or defers it.
     auto offer = [&](u32 lw, int nd, bool wake) {
@@ -194,9 +238,20 @@ __device__ void async_traverse(const AsyncArgs& a) {
         u32 bit = 1u << (lw & 31);
         if (nd < *(volatile i64*)&s_end) {
             if (!(atomicOr(&inq[lw >> 5], bit) & bit)) push(lw, wake);
-        } else if (!(atomicOr(&inw[lw >> 5], bit) & bit)) {
-            if (atomicExch(&s_counted, 1) == 0) atomicAdd(&a.ctl[CRemaining + (ldvi(&s_epoch) & 1)], 1);
+        } else {
+            atomicOr(&inw[lw >> 5], bit);
+            defer(nd);
         }
+    };
+    // send puts a relaxation of another range's vertex w (a new id) in the outbox; a worker
+    // holds lp, and the entry holds it until warp 1 has sent it.
+    auto send = [&](u32 w, int nd) {
+        atomicAdd(&lp, 1);
+        u32 o = atomicAdd(&otail, 1u);
+        while (o - ldvu(&ohead) >= OCAP && !stopped(a)) {
+        }
+        __threadfence_block();
+        *(volatile u64*)&obox[o & (OCAP - 1)] = ((u64)w << 32) | (u32)nd;
     };
     if (t < 32) {
         /// 2. Warp 0: the windows and the mailbox.
@@ -207,27 +262,29 @@ __device__ void async_traverse(const AsyncArgs& a) {
             u32 tail = 0;
             int ep = 0, dn = 0;
             if (lane == 0) {
-                ep = ldvi(&a.ctl[CEpoch]);
+                // the tail before the epoch: a message sent in a new window is seen with it
                 tail = ldvu(&a.mb_tail[p]);
                 dn = ldvi(&a.ctl[CDone]);
+                __threadfence();
+                ep = ldvi(&a.ctl[CEpoch]);
             }
             ep = __shfl_sync(FULL, ep, 0);
             tail = __shfl_sync(FULL, tail, 0);
             dn = __shfl_sync(FULL, dn, 0);
             if (ep != myep) {
                 // A new window: this block's counts of the last one go to its trace row, the
-                // deferred vertices that fall in the new one are queued, and the token goes
-                // back.
+                // deferred vertices that fall in the new one are queued, the smallest of the
+                // rest goes to the new window's, and the token goes back.
                 if (lane < 3) atomicAdd(&a.trace[min((i64)myep, a.rows - 1) * NTRACE + 1 + lane], atomicExch(&s_cnt[lane], 0ull));
                 myep = ep;
-                i64 end = (i64)(ep + 1) * a.win;
+                i64 end = *(volatile i64*)ctl64(a, CEnd);
                 if (lane == 0) {
                     s_epoch = ep;
                     s_end = end;
-                    s_counted = 0;
+                    s_min = INF_DIST;
                 }
                 __syncwarp();
-                bool left = false;
+                int left = INF_DIST;
                 for (u32 w0 = 0; w0 < words; w0 += 32) {
                     u32 wi = w0 + lane;
                     u32 bits = wi < words ? ldvu(&inw[wi]) : 0;
@@ -235,31 +292,28 @@ __device__ void async_traverse(const AsyncArgs& a) {
                         u32 b = __ffs(bits) - 1;
                         bits &= bits - 1;
                         u32 v = wi * 32 + b;
-                        if (ldvi(&dist[v]) < end) {
+                        int d = ldvi(&dist[v]);
+                        if (d < end) {
                             atomicAnd(&inw[wi], ~(1u << b));
                             if (!(atomicOr(&inq[wi], 1u << b) & (1u << b))) push(v, true);
                         } else {
-                            left = true;
+                            left = min(left, d);
                         }
                     }
                 }
-                left = __any_sync(FULL, left);
+                for (int o = 16; o > 0; o >>= 1) left = min(left, __shfl_xor_sync(FULL, left, o));
                 if (lane == 0) {
-                    if (left && atomicExch(&s_counted, 1) == 0) atomicAdd(&a.ctl[CRemaining + (ep & 1)], 1);
+                    if (left != INF_DIST) defer(left);
                     release(a, 1);
                 }
                 __syncwarp();
                 continue;
             }
             if (tail != head) {
-                // Messages, 32 at a time: held in active until they are absorbed and the head
-                // is published. (A sender past a full mailbox waits for the head, so the head
-                // moves on before the next 32 are awaited.)
-                if (lane == 0) {
-                    atomicAdd(&a.ctl[CActive], 1);
-                    __threadfence();
-                }
-                __syncwarp();
+                // Messages, 32 at a time: each holds active until it is absorbed (its offer
+                // has woken this block) and the head is published. (A sender past a full
+                // mailbox waits for the head, so the head moves on before the next 32 are
+                // awaited.)
                 tail = min(tail, head + 32);
                 if (head + lane < tail) {
                     u64* slot = &mb[(head + lane) % a.mbcap];
@@ -275,8 +329,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
                 if (lane == 0) {
                     __threadfence();
                     *(volatile u32*)&a.mb_head[p] = head;
-                    atomicAdd(ctl64(a, CAbsorbed), (u64)k);
-                    release(a, 1);
+                    release(a, (int)k);
                 }
                 __syncwarp();
                 continue;
@@ -305,8 +358,9 @@ __device__ void async_traverse(const AsyncArgs& a) {
             n = __shfl_sync(FULL, n, 0);
             if (n == 0) break;
             if (lane == 0) {
-                // counted before any of them can be absorbed (tryEnd compares the counts)
-                atomicAdd(ctl64(a, CSent), (u64)n);
+                // the messages hold active from before they can be absorbed (this block's
+                // outbox entries hold it now)
+                atomicAdd(&a.ctl[CActive], (int)n);
                 __threadfence();
             }
             __syncwarp();
@@ -316,7 +370,9 @@ __device__ void async_traverse(const AsyncArgs& a) {
                 while ((it = *(volatile u64*)os) == EMPTY64 && !stopped(a)) {
                 }
                 *(volatile u64*)os = EMPTY64;
-                if (it == EMPTY64) it = 0;  // stopped: any message will do
+                // stopped by the watchdog: a message to this range's first vertex that
+                // lowers nothing (the run is reported as failed)
+                if (it == EMPTY64) it = ((u64)vb0 << 32) | (u32)INF_DIST;
                 u32 w = (u32)(it >> 32);
                 u32 q = w / per;
                 u32 s = atomicAdd(&a.mb_tail[q], 1u);
@@ -355,30 +411,48 @@ __device__ void async_traverse(const AsyncArgs& a) {
             if (n == 0) break;
             u32 arcs = 0;
             if (lane < n) {
-                u32* slot = &ring[(h + lane) & (cap - 1)];
+                volatile Slot* slot = &ring[(h + lane) & (cap - 1)];
                 u32 v;
-                while ((v = ldvu(slot)) == EMPTY32 && !stopped(a)) {
+                while ((v = *slot) == EMPTY && !stopped(a)) {
                 }
-                *(volatile u32*)slot = EMPTY32;
-                if (v == EMPTY32) v = 0;  // stopped by the watchdog: any vertex will do
-                atomicAnd(&inq[v >> 5], ~(1u << (v & 31)));
-                __threadfence_block();
-                int d = ldvi(&dist[v]);
-                u32 b = offs[v], e = offs[v + 1];
+                *slot = EMPTY;
+                u32 b = 0, e = 0;
+                int d = INF_DIST;
+                if (v != EMPTY) {  // else stopped by the watchdog: nothing to relax
+                    atomicAnd(&inq[v >> 5], ~(1u << (v & 31)));
+                    __threadfence_block();
+                    d = ldvi(&dist[v]);
+                    b = offs[v], e = offs[v + 1];
+                }
                 arcs = e - b;
-                for (u32 k = b; k < e; k++) {
-                    u32 w = __ldg(&nbr[k]);
-                    int nd = next_value<W>(a, wt, k, d);
-                    u32 lw = w - vb0;
-                    if (lw < nvp) {
-                        offer(lw, nd, false);
-                    } else {
-                        atomicAdd(&lp, 1);
-                        u32 o = atomicAdd(&otail, 1u);
-                        while (o - ldvu(&ohead) >= OCAP && !stopped(a)) {
+                if (SN) {
+                    for (u32 k = b; k < e; k++) {
+                        u32 c = snbr[k];
+                        int nd = next_value<W>(d, W ? swt[k] : 1);
+                        if (c < per) offer(c, nd, false);
+                        else send(__ldg(&rtab[c - per]), nd);
+                    }
+                } else {
+                    // four arcs in flight: their loads do not wait on each other's offers
+                    for (u32 k0 = b; k0 < e; k0 += 4) {
+                        u32 ws[4];
+                        int wv[4];
+#pragma unroll
+                        for (int j = 0; j < 4; j++) {
+                            if (k0 + j < e) {
+                                ws[j] = __ldg(&nbr[k0 + j]);
+                                wv[j] = W ? __ldg(&wt[k0 + j]) : 1;
+                            }
                         }
-                        __threadfence_block();
-                        *(volatile u64*)&obox[o & (OCAP - 1)] = ((u64)w << 32) | (u32)nd;
+#pragma unroll
+                        for (int j = 0; j < 4; j++) {
+                            if (k0 + j < e) {
+                                int nd = next_value<W>(d, wv[j]);
+                                u32 lw = ws[j] - vb0;
+                                if (lw < nvp) offer(lw, nd, false);
+                                else send(ws[j], nd);
+                            }
+                        }
                     }
                 }
             }
@@ -398,5 +472,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
     }
 }
 
-extern "C" __global__ void async_bfs(AsyncArgs a) { async_traverse<false>(a); }
-extern "C" __global__ void async_sssp(AsyncArgs a) { async_traverse<true>(a); }
+extern "C" __global__ void __launch_bounds__(768, 1) async_bfs(AsyncArgs a) { async_traverse<false, false>(a); }
+extern "C" __global__ void __launch_bounds__(768, 1) async_sssp(AsyncArgs a) { async_traverse<true, false>(a); }
+extern "C" __global__ void __launch_bounds__(768, 1) async_bfs_sn(AsyncArgs a) { async_traverse<false, true>(a); }
+extern "C" __global__ void __launch_bounds__(768, 1) async_sssp_sn(AsyncArgs a) { async_traverse<true, true>(a); }
