@@ -41,8 +41,12 @@ const (
 	// asyncBFSWindow is BFS's window, in levels: wide enough that opening windows costs little,
 	// narrow enough that few vertices are relaxed twice (road NE: docs/gpu-notes.md).
 	asyncBFSWindow = 256
-	// asyncDeltaFactor times the mean weight is SSSP's auto window (delta) under method=async.
-	asyncDeltaFactor = 64
+	// asyncDeltaFactor times the mean weight is SSSP's auto window (delta) under method=async
+	// (road NE: docs/gpu-notes.md).
+	asyncDeltaFactor = 32
+	// asyncManyWindows: a run stopped by the watchdog after this many windows had windows too
+	// small for its distances, and is told so.
+	asyncManyWindows = 10000
 )
 
 // asyncLayout is the relabeled, partitioned graph of method=async, built on the host and
@@ -506,6 +510,10 @@ func (r *run) asyncRecords(win int64, unit string) error {
 	windows := int64(ctl[1]) + 1
 	tr := h[(asyncCtl+int64(l.parts)*8)/8:]
 	tr[4] = uint64(win) // the first window's end (the kernel writes the others')
+	if ctl[5] != 0 && windows >= asyncManyWindows {
+		return fmt.Errorf("gpu: method=async: the launch was stopped after %v (the limit is %v), %d windows of %d %s in, at %d: windows this small for this graph's values cost more than the limit; a larger delta, or method=nearfar",
+			time.Duration(tr[asyncRows*asyncTrace]-tr[0]), asyncLimit, windows, win, unit, h[3])
+	}
 	if ctl[5] != 0 {
 		return fmt.Errorf("gpu: method=async: the launch was stopped after %v (the limit is %v), %d windows of %d %s in, in the window ending at %d, with %d of active: internal error",
 			time.Duration(tr[asyncRows*asyncTrace]-tr[0]), asyncLimit, windows, win, unit, h[3], ctl[0])

@@ -38,6 +38,11 @@ typedef unsigned char u8;
 #define EMPTY64 0xffffffffffffffffull
 #define FULL 0xffffffffu
 #define OCAP 1024  // outbox entries (u64) a block
+// An idle worker or sender polls IDLE_SPINS times, then sleeps IDLE_NS between polls, so that
+// twenty-odd idle warps leave the SM's memory pipeline to warp 0, whose hand-over of a window
+// is the critical path when windows hold little work.
+#define IDLE_SPINS 64
+#define IDLE_NS 200
 #define NTRACE 5   // trace words a window: open time, relaxed vertices, messages, arcs, end
 
 // AsyncArgs is the kernels' single parameter, mirrored by asyncArgs in async.go.
@@ -344,7 +349,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
         for (;;) {
             u32 h = 0, n = 0;
             if (lane == 0) {
-                for (;;) {
+                for (u32 idle = 0;; idle++) {
                     h = ldvu(&ohead);
                     u32 tl = ldvu(&otail);
                     if (tl != h) {
@@ -352,6 +357,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
                         break;
                     }
                     if (ldvi(&sdone)) break;
+                    if (idle >= IDLE_SPINS) __nanosleep(IDLE_NS);
                 }
             }
             h = __shfl_sync(FULL, h, 0);
@@ -395,7 +401,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
         for (;;) {
             u32 h = 0, n = 0;
             if (lane == 0) {
-                for (;;) {
+                for (u32 idle = 0;; idle++) {
                     h = ldvu(&qhead);
                     u32 tl = ldvu(&qtail);
                     if (tl != h) {
@@ -404,6 +410,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
                         continue;
                     }
                     if (ldvi(&sdone)) break;
+                    if (idle >= IDLE_SPINS) __nanosleep(IDLE_NS);
                 }
             }
             h = __shfl_sync(FULL, h, 0);
