@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -18,10 +17,9 @@ import (
 // The schedule space:
 //
 //   - method=afforest (the default; Sutton et al. [1], GAPBS cc.cc): link each vertex to its
-//     first two neighbours (in one pass, or in GAPBS's rounds on road graphs: see afforest),
-//     compress, sample the most frequent label (the giant component), then link the
-//     remaining arcs of every vertex outside it, and compress. Links hook the
-//     higher root under the lower with a CAS.
+//     first neighbour, compress, to its second, compress, sample the most frequent label
+//     (the giant component), then link the remaining arcs of every vertex outside it, and
+//     compress. Links hook the higher root under the lower with a CAS.
 //   - method=sv (Shiloach-Vishkin as in GAPBS cc_sv.cc [2]): hook roots over every arc,
 //     pointer-jump, repeat until no hook; update=rmw hooks with a CAS, update=rw with a plain
 //     write (a lost hook is redone by the next sweep).
@@ -98,32 +96,14 @@ func runCC(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
-// link hooks the trees of u and v together: the higher root goes under the lower with a CAS
-// (GAPBS Link). A function of the labels, not a method: the caller's loop keeps comp in
-// registers. linkRound carries a copy in its loop.
-func link(comp []uint32, u, v uint32) {
-	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
-	for p1 != p2 {
-		// high and low without a branch (GAPBS: low = p1 + (p2 - high)): which label is the
-		// higher is a coin toss, and the branches that max and min compiled to mispredicted
-		// half the time
-		diff := int64(p1) - int64(p2)
-		m := diff & (diff >> 63) // diff if p1 < p2, else 0
-		high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
-		pHigh := atomic.LoadUint32(&comp[high])
-		if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
-			return
-		}
-		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
-		p2 = atomic.LoadUint32(&comp[low])
-	}
-}
-
 // linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
-// r-th neighbour, if it has one; it returns the arcs linked. A function of the slices with
-// link's loop written in its own (a copy of link's): as a closure calling link per vertex,
-// comp and the loop's state went through the stack and every vertex paid a call; road NE's
-// two rounds and compresses took ~63 ms at 1 worker this way against ~52 (GAPBS ~51).
+// r-th neighbour, if it has one; it returns the arcs linked. The link (GAPBS's Link) hooks the
+// higher root under the lower with a CAS, high and low computed without a branch (which label
+// is the higher is a coin toss: the branches that max and min compiled to mispredicted half
+// the time). A function of the slices with the link written in its loop (as linkRest's): as a
+// closure calling a link function per vertex, comp and the loop's state went through the stack
+// and every vertex paid a call (the link is too long for Go to inline); road NE's two rounds
+// and compresses took ~63 ms at 1 worker that way against ~52 (GAPBS ~51).
 func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int64 {
 	var linked int64
 	for u := lo; u < hi; u++ {
@@ -192,50 +172,16 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
-// lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
-// will link with: far enough for the lines to arrive before those links.
-const lookAhead = 16
-
-// nearLabels reports whether most sampled vertices' first arcs join vertices whose labels lie
-// within nearIDs of each other, as on a road graph numbered along its geometry: there the
-// labels the neighbour rounds read are mostly cached as the sweep passes, prefetching them
-// (lookAhead) only adds work, and afforest runs GAPBS's rounds; on kron and urand graphs
-// almost no arc is near.
-func nearLabels(g *graph.CSR) bool {
-	const samples, nearIDs = 256, 1 << 14 // 64 KB of labels either side
-	n := g.NumVertices()
-	off, nb := g.Offsets, g.Neighbors
-	seen, near := 0, 0
-	rng := uint64(graph.Golden)
-	for i := range samples {
-		rng = graph.Mix64(rng + uint64(i))
-		u := int(rng % uint64(n))
-		if off[u] == off[u+1] {
-			continue
-		}
-		seen++
-		if d := int(nb[off[u]]) - u; -nearIDs < d && d < nearIDs {
-			near++
-		}
-	}
-	return 2*near > seen
-}
-
-// afforest is Sutton et al.'s algorithm: `rounds` neighbour rounds, round r linking every
-// vertex to its r-th neighbour, then a compress, the sample, and the final links. Two ways
-// to run the rounds, by the graph:
+// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it: `rounds` neighbour rounds,
+// round r linking every vertex to its r-th neighbour (linkRound), each followed by a compress
+// (which shortens the paths the next round's links climb), then the sample, the final links of
+// the vertices outside the sampled component (linkRest), and a compress.
 //
-//   - labels near (nearLabels: a road graph numbered along its geometry): as GAPBS's cc.cc
-//     does, one pass per round, each followed by a compress (which shortens the paths the
-//     next round's links climb), in linkRound. Road NE, 2 workers: ~37 ms a run against
-//     ~44 in one pass (GAPBS ~36, on a loaded machine; 1 worker ~52 against ~63).
-//   - otherwise: both rounds in one pass, prefetching the labels of the vertex lookAhead on,
-//     and one compress: the second pass over the offsets and the neighbour lists' first
-//     cache lines (a line per vertex, ~64 MB on a scale-20 graph) costs more than the longer
-//     climbs: kron20 CC took ~20% less CPU time, urand20 the same; kron18 at 2 workers
-//     8.5-10 ms against 10.2-10.6 with linkRound's rounds. (Measured again at 2 workers:
-//     GAPBS's rounds took 71 ms on kron20 against 51 in one pass, GAPBS 55; at 16 on the GPU
-//     machine's host, 15% less in a noisy run.)
+// On kron and urand graphs the engine ran both rounds in one pass instead, prefetching the
+// labels of the vertex 16 on, and one compress: faster on the 2-core AMD machine, but on the
+// GPU machine's 16-core Intel host the rounds were faster or the same (two calls, main against
+// the rounds, ms: kron20 16 threads 8.7/7.7 against 7.6/6.7, GAPBS 6.5/5.6; 2 threads 49/42
+// against 48/37, GAPBS 45/37; urand20 within the host's spread: docs/cpu-notes.md).
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2
 	g := c.g
@@ -246,37 +192,9 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start := time.Now()
 	clear(c.cnt)
 	comp := c.comp
-	if nearLabels(g) {
-		for r := int64(0); r < rounds; r++ {
-			c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
-				c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
-			})
-			c.compress()
-		}
-	} else {
-		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
-			var scanned int64
-			for u := lo; u < hi; u++ {
-				if a := u + lookAhead; a < hi {
-					// Prefetch the labels a later vertex will link with, so that their
-					// cache misses overlap this vertex's links (each ends in a CAS, which
-					// on x86 would wait for loads: the misses would then come one by one).
-					if s, e := off[a], off[a+1]; s < e {
-						prefetch(unsafe.Pointer(&comp[nb[s]]))
-						if s+1 < e {
-							prefetch(unsafe.Pointer(&comp[nb[s+1]]))
-						}
-					}
-				}
-				s, e := off[u], off[u+1]
-				if k := min(e-s, rounds); k > 0 {
-					for _, v := range nb[s : s+k] {
-						link(comp, uint32(u), v)
-					}
-					scanned += k
-				}
-			}
-			c.cnt[w].a += scanned
+	for r := int64(0); r < rounds; r++ {
+		c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+			c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
 		})
 		c.compress()
 	}
@@ -289,28 +207,13 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start = time.Now()
 	giant, share := c.sampleFrequent()
 	clear(c.cnt)
-	t := c.t
-	c.forRange(c.n, 1<<10, 1, func(w, lo, hi int) {
-		var skipped, scanned int64
-		for u := lo; u < hi; u++ {
-			if atomic.LoadUint32(&comp[u]) == giant {
-				skipped++
-				continue
-			}
-			s, e := off[u]+rounds, off[u+1]
-			for i := s; i < e; i++ {
-				link(comp, uint32(u), nb[i])
-			}
-			scanned += max(0, e-s)
-			if t != nil {
-				// A directed graph: u's in-arcs from the giant component are not
-				// scanned from their tails, so scan them here.
-				for _, v := range t.Neighbors[t.Offsets[u]:t.Offsets[u+1]] {
-					link(comp, uint32(u), v)
-				}
-				scanned += t.Offsets[u+1] - t.Offsets[u]
-			}
-		}
+	var tin []int64
+	var tnb []uint32
+	if c.t != nil {
+		tin, tnb = c.t.Offsets, c.t.Neighbors
+	}
+	c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+		scanned, skipped := linkRest(comp, off, nb, tin, tnb, lo, hi, rounds, giant)
 		c.cnt[w].a += scanned
 		c.cnt[w].b += skipped
 	})
@@ -460,4 +363,40 @@ func b2i(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// linkRest is Afforest's final phase over the vertices [lo, hi): every vertex outside the
+// sampled giant component is linked to its arcs from the skip-th on and, on a directed graph
+// (tin, tnb: the in-arcs), to its in-arcs, whose tails in the giant component do not scan
+// them. It returns the arcs linked and the vertices skipped. Link's loop is written in (as
+// GAPBS's Link is inlined): a call per arc spilled the loop's state to the stack.
+func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32, lo, hi int, skip int64, giant uint32) (scanned, skipped int64) {
+	for u := lo; u < hi; u++ {
+		if atomic.LoadUint32(&comp[u]) == giant {
+			skipped++
+			continue
+		}
+		lists := [2][]uint32{nb[min(off[u]+skip, off[u+1]):off[u+1]]}
+		if tin != nil {
+			lists[1] = tnb[tin[u]:tin[u+1]]
+		}
+		for _, arcs := range lists {
+			scanned += int64(len(arcs))
+			for _, v := range arcs {
+				p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+				for p1 != p2 {
+					diff := int64(p1) - int64(p2)
+					m := diff & (diff >> 63)
+					high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
+					pHigh := atomic.LoadUint32(&comp[high])
+					if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+						break
+					}
+					p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+					p2 = atomic.LoadUint32(&comp[low])
+				}
+			}
+		}
+	}
+	return scanned, skipped
 }

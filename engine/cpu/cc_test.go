@@ -8,11 +8,13 @@ import (
 	"github.com/gworkbench/gworkbench/loader"
 )
 
-// TestAfforestBothWays checks Afforest's two ways of running its neighbour rounds against the
-// reference: the small graphs of the conformance suite all have their labels near (fewer
-// vertices than nearLabels's window), so they take GAPBS's rounds; kron and urand graphs of
-// 2^16 vertices take the single pass with its prefetches, and a road graph the rounds again.
-func TestAfforestBothWays(t *testing.T) {
+// TestAfforest checks Afforest (GAPBS's neighbour rounds, each followed by a compress, then
+// the final links of the vertices outside the sampled component) against the reference on
+// graphs of 2^16 vertices: kron (a giant component and many isolated vertices), a directed
+// kron (the final links follow in-arcs too), urand of degree 2 (several components of some
+// size) and a road graph (long paths to compress), each with pieces of the default size and
+// of 64 vertices.
+func TestAfforest(t *testing.T) {
 	for _, c := range []struct {
 		kind string
 		kv   map[string]string
