@@ -1,0 +1,80 @@
+package cpu_test
+
+import (
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/cpu"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
+	"github.com/gworkbench/gworkbench/graph"
+	"github.com/gworkbench/gworkbench/loader"
+)
+
+// TestSSSPHubs runs delta-stepping on graphs with vertices of cpu.SSSPHubArcs arcs or more,
+// whose arcs the workers share after each round (relaxHubs), against the reference: a kron
+// graph (hubs popped in the first buckets, among others), a directed one, and stars whose
+// centre is reached late, through a path, so that it is popped from a fused bin; with
+// pieces of every size, and with delta 1 (a hub's improvements fall back into its bucket).
+func TestSSSPHubs(t *testing.T) {
+	kron := func(directed bool) *graph.CSR {
+		g, _, err := enginetest.Build(enginetest.Spec{Kind: "kron", Scale: 14, Degree: 16, Directed: directed, Weights: "uniform:1:255", Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	for _, c := range []struct {
+		name string
+		g    *graph.CSR
+		src  int64 // engine.SrcAuto: the vertex of highest degree, a hub
+	}{
+		{"kron14", kron(false), engine.SrcAuto},
+		{"kron14 directed", kron(true), engine.SrcAuto},
+		{"late stars", lateStar(3*cpu.SSSPHubArcs, 40, false), 0},
+		{"late stars directed", lateStar(cpu.SSSPHubArcs+1, 7, true), 0},
+	} {
+		maxDeg := int64(0)
+		for u := range c.g.NumVertices() {
+			maxDeg = max(maxDeg, c.g.Offsets[u+1]-c.g.Offsets[u])
+		}
+		if maxDeg < cpu.SSSPHubArcs {
+			t.Fatalf("%s: largest degree %d, under the %d arcs of a hub", c.name, maxDeg, cpu.SSSPHubArcs)
+		}
+		p := engine.DefaultParams()
+		p.Src = c.src
+		want, err := moreRun(t, "ref", c.g, engine.SSSP, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sched := range []string{"workers=2", "workers=4 chunk=64", "workers=3 chunk=1", "workers=2 delta=1", "workers=4 delta=100000"} {
+			got, err := moreRun(t, "cpu", c.g, engine.SSSP, p, sched)
+			if err != nil {
+				t.Fatalf("%s [%s]: %v", c.name, sched, err)
+			}
+			if err := engine.Verify(c.g, got, want); err != nil {
+				t.Errorf("%s [%s]: %v", c.name, sched, err)
+			}
+		}
+	}
+}
+
+// lateStar is a path 0 .. hops with a star on every tenth vertex of it: each centre has arms
+// leaves of its own, joined in a chain, weights varying so that leaves improve more than once.
+func lateStar(arms, hops int, directed bool) *graph.CSR {
+	var edges []loader.Edge
+	for i := 0; i < hops; i++ {
+		edges = append(edges, loader.Edge{U: uint32(i), V: uint32(i + 1), W: int32(1 + i%5)})
+	}
+	n := hops + 1
+	for c := 0; c <= hops; c += 10 {
+		for a := 0; a < arms; a++ {
+			leaf := uint32(n)
+			n++
+			edges = append(edges, loader.Edge{U: uint32(c), V: leaf, W: int32(1 + (a*7)%255)})
+			if a > 0 {
+				edges = append(edges, loader.Edge{U: leaf - 1, V: leaf, W: int32(1 + a%3)})
+			}
+		}
+	}
+	return enginetest.FromEdges(n, edges, directed, true)
+}
