@@ -128,9 +128,8 @@ func autoDelta(r *run) int {
 
 // ssspBigStep: under lb=auto on skewed degrees, a host-driven push step of at least this many
 // edges runs lb=edge (tiles of equal edges, kernels/common.cuh lb_edge) instead of twc, its
-// near output marked and folded into the queue (step). kron20 from its hub (H100): 1.75-1.76
-// ms against 2.29-2.30 with twc's claimed pushes; at 256K edges (the 0.95 M-edge step too)
-// 1.72, no different; GSWITCH 2.03-2.04 in the same call (docs/gpu-notes.md).
+// near output marked and folded into the queue (step): on kron20 the hub's steps then run at
+// GSWITCH's edge rate, and a lower threshold gained nothing (docs/gpu-notes.md).
 var ssspBigStep int64 = 1 << 20
 
 // prepareSSSP finds the graph's smallest weight, a host pass over the weights once per graph,
