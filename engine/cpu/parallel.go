@@ -41,13 +41,16 @@ func spawn(workers int, body func(w int)) {
 	wg.Wait()
 }
 
-// serialBelow is the loop length under which, with chunk=auto, forRange runs on one worker:
-// starting even one other worker costs more than a hundred items save. Above it, a loop with
-// chunk=auto takes one worker per piece and per serialBelow items (two at least), up to the
-// run's workers, so that a road graph's BFS level of a few hundred vertices runs on a few
-// workers without waking the rest (the team signals only those it uses). A chunk set by hand keeps every worker busy, so that tests on
-// small graphs still run the parallel paths.
-const serialBelow = 128
+// serialBelow is the loop length under which, with chunk=auto, forRange runs on one worker.
+// Above it, a loop with chunk=auto takes one worker per piece and per serialBelow items (two
+// at least), up to the run's workers, so that a small loop does not signal workers that would
+// get no piece (the team signals only those it uses). A chunk set by hand keeps every worker
+// busy, so that tests on small graphs still run the parallel paths. It was 128, for a team
+// whose idle workers gave their processor away: on the 16-core host, road NE's BFS levels of
+// a few hundred vertices then ran on a few workers, and the rest went cold. With workers that
+// stay hot (team.go), 32 lets such a level use a dozen: road NE at 16 workers, BFS ~28 ms ->
+// ~20 (GAPBS ~24.5), SSSP ~26 -> ~21.6, with either change alone no faster (.dev/cpu4 call 2).
+const serialBelow = 32
 
 // chunkFor returns the piece size for a loop: the chunk knob if set, else grain.
 func (r *Run) chunkFor(grain int) int {

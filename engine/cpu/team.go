@@ -42,10 +42,13 @@ type teamSlot struct {
 // it parks: longer than the serial work between two loops of a run and than the imbalance
 // at the end of a loop (a delta-stepping round's fused bins), far shorter than a run. Waking a
 // parked worker costs tens of microseconds (road NE SSSP at 2 workers: 130 ms when the spin
-// lasted ~0.2 ms, 105 with 1 ms). The clock is read, and the processor offered to other
-// goroutines, every teamPollBatch polls: each offer takes the scheduler's lock, on which 15
-// spinners yielding every 256 polls queued on the 16-core host. A team larger than
-// GOMAXPROCS polls briefly: its spinning workers would hold the processors the others need.
+// lasted ~0.2 ms, 105 with 1 ms). The clock is read every teamPollBatch polls. A poller does
+// not offer its processor to other goroutines (runtime.Gosched) while it spins: each offer
+// takes the scheduler's lock, and on the 16-core host 15 spinners offering every 1024 polls
+// spent 16% of road NE SSSP's CPU time in that lock (pprof at 16 workers) and came back late
+// to the next loop. The scheduler still preempts a spinner that another goroutine (the
+// collector) waits for, and a spin lasts 1 ms at most. A team larger than GOMAXPROCS polls
+// briefly: its spinning workers would hold the processors the others need.
 const (
 	teamSpin      = time.Millisecond
 	teamPollBatch = 1024
@@ -88,11 +91,8 @@ func (t *team) wait(w int, seen uint64) uint64 {
 		if e := s.epoch.Load(); e != seen {
 			return e
 		}
-		if i%teamPollBatch == 0 {
-			if !t.spinning(&start) {
-				break
-			}
-			runtime.Gosched()
+		if i%teamPollBatch == 0 && !t.spinning(&start) {
+			break
 		}
 	}
 	for {
@@ -147,11 +147,7 @@ func (t *team) join() {
 	spin := true
 	for i := 1; t.left.Load() != 0; i++ {
 		if spin {
-			if i%teamPollBatch == 0 {
-				if spin = t.spinning(&start); spin {
-					runtime.Gosched()
-				}
-			}
+			spin = i%teamPollBatch != 0 || t.spinning(&start)
 			continue
 		}
 		s := &t.slots[0]
