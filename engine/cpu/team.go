@@ -7,35 +7,43 @@ import (
 )
 
 // A team is the run's workers, started once and kept across the run's parallel loops, as an
-// OpenMP team is kept across parallel regions (GAPBS's kernels): a loop costs a store per
-// worker to start it and a count-down to join it, not a goroutine per worker. A loop of k
-// workers signals workers 1..k-1 only, each on its own cache line, and waits for those alone,
-// so a small loop (a road graph's BFS level of a few hundred vertices) does not wake the
-// rest. Between loops a worker spins on its signal for a while (a level takes microseconds)
-// and then parks on its own channel; the caller wakes the parked ones it needs.
+// OpenMP team is kept across parallel regions (GAPBS's kernels): a loop costs one store to
+// start it and a flag per worker to join it, not a goroutine per worker. The caller starts a
+// loop of k workers by storing the loop's number and k in one word that every idle worker
+// polls (one line, read by all at once); workers k and up see it and go on waiting, so a small
+// loop (a road graph's BFS level of a few hundred vertices) runs on a few. Each worker of the
+// loop checks in by storing the loop's number in its own slot, and the caller reads the slots,
+// their loads overlapping. A signal per worker on lines of their own and a shared count-down
+// cost a store and a locked add per worker, one after another: on the 16-core host those
+// came to microseconds a loop, thousands of loops a road graph run. Between loops a worker
+// spins for a while (a level takes microseconds) and then parks on its own channel; the caller
+// wakes the parked ones it needs.
 //
 // Only the run's goroutine starts loops; a loop started from inside another (or from another
 // goroutine while one is running) gets goroutines of its own instead.
 type team struct {
-	// Written once per loop, before the workers' signals; read by the workers after them.
-	job    func(w int)
-	closed bool
-	size   int
-	spin   time.Duration // spinning before parking
-	_      [64]byte      // (the heap aligns the team to 16 bytes only)
+	// Written once per loop, before the signal; read by the loop's workers after it.
+	job  func(w int)
+	size int
+	spin time.Duration // spinning before parking
+	seq  uint64        // the current loop's number (the caller's)
+	_    [64]byte      // (the heap aligns the team to 16 bytes only)
 
-	left  atomic.Int32 // workers of the current loop yet to finish, the caller's excepted
-	_     [60]byte
-	busy  atomic.Bool // a loop is running
-	slots []teamSlot  // workers 1..size-1; slot 0 is the caller's, for its own parking
+	signal atomic.Uint64 // loop number << 32 | its worker count (0 workers: the team closes)
+	_      [56]byte
+	parked atomic.Bool // the caller parked in slot 0, waiting for check-ins
+	busy   atomic.Bool // a loop is running
+	slots  []teamSlot  // workers 1..size-1; slot 0 is the caller's, for its own parking
 }
 
-// teamSlot is one worker's signal and parking place, on a cache line of its own.
+// teamSlot is one worker's check-in and parking place, on cache lines of their own: the caller
+// reads parked as it starts a loop, and the worker's check-in should not wait for that line.
 type teamSlot struct {
-	epoch  atomic.Uint64 // incremented to start this worker on the team's job
+	done   atomic.Uint64 // the number of the last loop this worker finished
+	_      [56]byte
 	parked atomic.Bool
 	wake   chan struct{}
-	_      [40]byte
+	_      [48]byte
 }
 
 // teamSpin is how long a waiting worker (or the caller, waiting for the others) polls before
@@ -68,27 +76,30 @@ func newTeam(size int) *team {
 	return t
 }
 
-// work is worker w's loop: wait for its signal, run its share, check in.
+// work is worker w's loop: wait for a signal, run its share if the loop includes it, check in.
 func (t *team) work(w int) {
 	seen := uint64(0)
 	for {
 		seen = t.wait(w, seen)
-		if t.closed {
+		if k := int(uint32(seen)); k == 0 {
 			return
+		} else if w >= k {
+			continue // a loop of fewer workers
 		}
 		t.job(w)
-		if t.left.Add(-1) == 0 {
-			t.unpark(0) // the caller, if it parked
+		t.slots[w].done.Store(seen >> 32)
+		if t.parked.Load() && t.parked.CompareAndSwap(true, false) {
+			t.slots[0].wake <- struct{}{} // the caller parked before this check-in
 		}
 	}
 }
 
-// wait returns worker w's first epoch after seen, spinning, then parking.
+// wait returns the first signal after seen, spinning, then parking.
 func (t *team) wait(w int, seen uint64) uint64 {
 	s := &t.slots[w]
 	var start time.Time
 	for i := 1; ; i++ {
-		if e := s.epoch.Load(); e != seen {
+		if e := t.signal.Load(); e != seen {
 			return e
 		}
 		if i%teamPollBatch == 0 && !t.spinning(&start) {
@@ -97,7 +108,7 @@ func (t *team) wait(w int, seen uint64) uint64 {
 	}
 	for {
 		s.parked.Store(true)
-		if e := s.epoch.Load(); e != seen {
+		if e := t.signal.Load(); e != seen {
 			if !s.parked.CompareAndSwap(true, false) {
 				<-s.wake // the caller saw us parked and sent a token: take it
 			}
@@ -129,36 +140,46 @@ func (t *team) run(k int, body func(w int)) bool {
 		return false
 	}
 	t.job = body
-	t.left.Store(int32(k - 1))
+	t.seq++
+	t.signal.Store(t.seq<<32 | uint64(k))
 	for w := 1; w < k; w++ {
-		t.slots[w].epoch.Add(1)
 		t.unpark(w)
 	}
 	body(0)
-	t.join()
+	t.join(k)
 	t.job = nil
 	t.busy.Store(false)
 	return true
 }
 
+// checkedIn reports whether workers 1..k-1 have finished the current loop. The loads do not
+// depend on each other, so their misses overlap.
+func (t *team) checkedIn(k int) bool {
+	all := true
+	for w := 1; w < k; w++ {
+		all = all && t.slots[w].done.Load() == t.seq
+	}
+	return all
+}
+
 // join waits for the loop's workers 1..k-1 to check in: spinning, then parking in slot 0.
-func (t *team) join() {
+func (t *team) join(k int) {
 	var start time.Time
-	spin := true
-	for i := 1; t.left.Load() != 0; i++ {
-		if spin {
-			spin = i%teamPollBatch != 0 || t.spinning(&start)
+	for i := 1; !t.checkedIn(k); i++ {
+		if i%teamPollBatch != 0 || t.spinning(&start) {
 			continue
 		}
-		s := &t.slots[0]
-		s.parked.Store(true)
-		if t.left.Load() == 0 {
-			if !s.parked.CompareAndSwap(true, false) {
-				<-s.wake
+		// Park: a worker checking in after this store sees it and wakes us; one that
+		// checked in before it is seen by the check below.
+		t.parked.Store(true)
+		if t.checkedIn(k) {
+			if !t.parked.CompareAndSwap(true, false) {
+				<-t.slots[0].wake // a worker saw us parked and sent a token: take it
 			}
 			return
 		}
-		<-s.wake
+		<-t.slots[0].wake
+		start = time.Time{}
 	}
 }
 
@@ -168,10 +189,9 @@ func (t *team) close() {
 	if !t.busy.CompareAndSwap(false, true) {
 		return
 	}
-	t.closed = true
-	t.left.Store(int32(t.size - 1))
+	t.seq++
+	t.signal.Store(t.seq << 32)
 	for w := 1; w < t.size; w++ {
-		t.slots[w].epoch.Add(1)
 		t.unpark(w)
 	}
 }
