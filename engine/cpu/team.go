@@ -165,8 +165,14 @@ func (t *team) checkedIn(k int) bool {
 // join waits for the loop's workers 1..k-1 to check in: spinning, then parking in slot 0.
 func (t *team) join(k int) {
 	var start time.Time
-	for i := 1; !t.checkedIn(k); i++ {
-		if i%teamPollBatch != 0 || t.spinning(&start) {
+	polls := 0
+	for !t.checkedIn(k) {
+		// A poll reads k-1 slots: count them as as many polls of one word.
+		if polls += k - 1; polls < teamPollBatch {
+			continue
+		}
+		polls = 0
+		if t.spinning(&start) {
 			continue
 		}
 		// Park: a worker checking in after this store sees it and wakes us; one that
