@@ -102,6 +102,7 @@ func (t *team) wait(w int, seen uint64) uint64 {
 		if e := t.signal.Load(); e != seen {
 			return e
 		}
+		cpuRelax()
 		if i%teamPollBatch == 0 && !t.spinning(&start) {
 			break
 		}
@@ -167,6 +168,7 @@ func (t *team) join(k int) {
 	var start time.Time
 	polls := 0
 	for !t.checkedIn(k) {
+		cpuRelax()
 		// A poll reads k-1 slots: count them as as many polls of one word.
 		if polls += k - 1; polls < teamPollBatch {
 			continue
