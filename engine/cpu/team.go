@@ -98,7 +98,7 @@ func (t *team) work(w int) {
 func (t *team) wait(w int, seen uint64) uint64 {
 	s := &t.slots[w]
 	var start time.Time
-	for i := 1; ; i++ {
+	for i := 1; t.spin > 0; i++ {
 		if e := t.signal.Load(); e != seen {
 			return e
 		}
@@ -168,6 +168,9 @@ func (t *team) join(k int) {
 	var start time.Time
 	polls := 0
 	for !t.checkedIn(k) {
+		if t.spin == 0 {
+			polls = teamPollBatch // park at once: a spinning caller holds a processor a worker needs
+		}
 		cpuRelax()
 		// A poll reads k-1 slots: count them as as many polls of one word.
 		if polls += k - 1; polls < teamPollBatch {
