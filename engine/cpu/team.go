@@ -50,16 +50,21 @@ type teamSlot struct {
 // it parks: longer than the serial work between two loops of a run and than the imbalance
 // at the end of a loop (a delta-stepping round's fused bins), far shorter than a run. Waking a
 // parked worker costs tens of microseconds (road NE SSSP at 2 workers: 130 ms when the spin
-// lasted ~0.2 ms, 105 with 1 ms). The clock is read every teamPollBatch polls. A poller does
-// not offer its processor to other goroutines (runtime.Gosched) while it spins: each offer
-// takes the scheduler's lock, and on the 16-core host 15 spinners offering every 1024 polls
-// spent 16% of road NE SSSP's CPU time in that lock (pprof at 16 workers) and came back late
-// to the next loop. The scheduler still preempts a spinner that another goroutine (the
-// collector) waits for, and a spin lasts 1 ms at most. A team larger than GOMAXPROCS polls
-// briefly: its spinning workers would hold the processors the others need.
+// lasted ~0.2 ms, 105 with 1 ms). The clock is read every teamPollBatch polls (each with a
+// PAUSE), in a call the scheduler can preempt at.
+//
+// A poller offers its processor to other goroutines (runtime.Gosched) once it has polled for
+// teamYield, not every batch: each offer takes the scheduler's lock, and on the 16-core host
+// 15 spinners offering every 1024 polls (a microsecond or two) spent 16% of road NE SSSP's CPU
+// time in that lock and came back late to the next loop, while a level step waits a few
+// microseconds. Never offering was worse on a shared machine: a poller holding its processor
+// for its whole spin kept goroutines it may be waiting for from running, and the package's
+// tests took twice as long beside another test binary. A team larger than GOMAXPROCS does not
+// spin: its spinning workers would hold the processors the others need.
 const (
 	teamSpin      = time.Millisecond
-	teamPollBatch = 1024
+	teamYield     = 20 * time.Microsecond
+	teamPollBatch = 64
 )
 
 func newTeam(size int) *team {
@@ -97,13 +102,13 @@ func (t *team) work(w int) {
 // wait returns the first signal after seen, spinning, then parking.
 func (t *team) wait(w int, seen uint64) uint64 {
 	s := &t.slots[w]
-	var start time.Time
+	var start, yielded time.Time
 	for i := 1; t.spin > 0; i++ {
 		if e := t.signal.Load(); e != seen {
 			return e
 		}
 		cpuRelax()
-		if i%teamPollBatch == 0 && !t.spinning(&start) {
+		if i%teamPollBatch == 0 && !t.spinning(&start, &yielded) {
 			break
 		}
 	}
@@ -119,12 +124,24 @@ func (t *team) wait(w int, seen uint64) uint64 {
 	}
 }
 
-// spinning reports whether a waiter that began polling at *start (zero: now) may go on.
-func (t *team) spinning(start *time.Time) bool {
+// spinning reports whether a waiter that began polling at *start (zero: now) may go on, and
+// offers the processor to other goroutines every teamYield of polling (*yielded: the last
+// offer). Not inlined: its call is where the scheduler can preempt a poller.
+//
+//go:noinline
+func (t *team) spinning(start, yielded *time.Time) bool {
+	now := time.Now()
 	if start.IsZero() {
-		*start = time.Now()
+		*start, *yielded = now, now
 	}
-	return time.Since(*start) < t.spin
+	if now.Sub(*start) >= t.spin {
+		return false
+	}
+	if now.Sub(*yielded) >= teamYield {
+		runtime.Gosched()
+		*yielded = time.Now()
+	}
+	return true
 }
 
 // unpark wakes slot w if it parked.
@@ -165,7 +182,7 @@ func (t *team) checkedIn(k int) bool {
 
 // join waits for the loop's workers 1..k-1 to check in: spinning, then parking in slot 0.
 func (t *team) join(k int) {
-	var start time.Time
+	var start, yielded time.Time
 	polls := 0
 	for !t.checkedIn(k) {
 		if t.spin == 0 {
@@ -177,7 +194,7 @@ func (t *team) join(k int) {
 			continue
 		}
 		polls = 0
-		if t.spinning(&start) {
+		if t.spinning(&start, &yielded) {
 			continue
 		}
 		// Park: a worker checking in after this store sees it and wakes us; one that
