@@ -30,6 +30,7 @@ type Run struct {
 
 	stop atomic.Bool // set when the request's context is cancelled; see stopped
 	team *team       // the workers of parallel loops, started on first use
+	hot  bool        // the team spins hot (see teamSpin): a host of many processors
 
 	// collect, if set by the driver, takes the summary's counts from the values after the
 	// run's clock stops, as the GPU engine's collect does: the time is the kernel's, as
@@ -118,7 +119,7 @@ func (Engine) Run(ctx context.Context, req engine.Request) (*engine.Result, erro
 		Graph: engine.InfoOf(req.GraphName, req.Graph),
 	}
 	res.Schedule.Workers = w
-	r := &Run{Req: &req, G: req.Graph, Res: res, Workers: w}
+	r := &Run{Req: &req, G: req.Graph, Res: res, Workers: w, hot: hotTeam(w)}
 	res.Provenance = engine.MachineProvenance()
 	defer context.AfterFunc(ctx, func() { r.stop.Store(true) })()
 	defer func() {

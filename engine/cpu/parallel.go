@@ -19,7 +19,7 @@ func (r *Run) parallel(workers int, body func(w int)) {
 		return
 	}
 	if r.team == nil && workers <= r.Workers {
-		r.team = newTeam(r.Workers)
+		r.team = newTeam(r.Workers, r.hot)
 	}
 	if r.team != nil && workers <= r.team.size && r.team.run(workers, body) {
 		return
@@ -45,12 +45,20 @@ func spawn(workers int, body func(w int)) {
 // Above it, a loop with chunk=auto takes one worker per piece and per serialBelow items (two
 // at least), up to the run's workers, so that a small loop does not signal workers that would
 // get no piece (the team signals only those it uses). A chunk set by hand keeps every worker
-// busy, so that tests on small graphs still run the parallel paths. It was 128, for a team
-// whose idle workers gave their processor away: on the 16-core host, road NE's BFS levels of
-// a few hundred vertices then ran on a few workers, and the rest went cold. With workers that
-// stay hot (team.go), 32 lets such a level use a dozen: road NE at 16 workers, BFS ~28 ms ->
-// ~20 (GAPBS ~24.5), SSSP ~26 -> ~21.6, with either change alone no faster (.dev/cpu4 call 2).
-const serialBelow = 32
+// busy, so that tests on small graphs still run the parallel paths.
+//
+// It is 32 with a hot team and 128 with a polite one (team.go). A polite team's idle workers
+// give their processor away: on the 16-core host, road NE's BFS levels of a few hundred
+// vertices ran on a few workers at 128 and the rest went cold. With workers that stay hot, 32
+// lets such a level use a dozen: road NE at 16 workers, BFS ~28 ms -> ~20 (GAPBS ~24.5), SSSP
+// ~26 -> ~21.6, with either change alone no faster (.dev/cpu4 call 2). On a small shared
+// machine every worker woken is a wake-up the operating system may delay: 128 there.
+func (r *Run) serialBelow() int {
+	if r.hot && (r.team == nil || r.team.hot.Load()) {
+		return 32
+	}
+	return 128
+}
 
 // chunkFor returns the piece size for a loop: the chunk knob if set, else grain.
 func (r *Run) chunkFor(grain int) int {
@@ -91,6 +99,7 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 	}
 	workers := r.Workers
 	if workers > 1 && then == nil {
+		serialBelow := r.serialBelow()
 		switch {
 		case n <= chunk || n < serialBelow && r.Req.Schedule.Chunk <= 0:
 			workers = 1 // too little work to share

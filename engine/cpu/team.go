@@ -29,6 +29,9 @@ type team struct {
 	seq  uint64        // the current loop's number (the caller's)
 	_    [64]byte      // (the heap aligns the team to 16 bytes only)
 
+	hot atomic.Bool // pollers offer their processor every teamYield, not every batch
+	_   [63]byte
+
 	signal atomic.Uint64 // loop number << 32 | its worker count (0 workers: the team closes)
 	_      [56]byte
 	parked atomic.Bool // the caller parked in slot 0, waiting for check-ins
@@ -53,22 +56,44 @@ type teamSlot struct {
 // lasted ~0.2 ms, 105 with 1 ms). The clock is read every teamPollBatch polls (each with a
 // PAUSE), in a call the scheduler can preempt at.
 //
-// A poller offers its processor to other goroutines (runtime.Gosched) once it has polled for
-// teamYield, not every batch: each offer takes the scheduler's lock, and on the 16-core host
-// 15 spinners offering every 1024 polls (a microsecond or two) spent 16% of road NE SSSP's CPU
-// time in that lock and came back late to the next loop, while a level step waits a few
-// microseconds. Never offering was worse on a shared machine: a poller holding its processor
-// for its whole spin kept goroutines it may be waiting for from running, and the package's
-// tests took twice as long beside another test binary. A team larger than GOMAXPROCS does not
-// spin: its spinning workers would hold the processors the others need.
+// How often a poller offers its processor to other goroutines (runtime.Gosched) is the team's
+// policy, and no one value is right on both kinds of machine:
+//
+//   - hot, on a host of teamHotProcs processors or more: once it has polled for teamYield.
+//     Each offer takes the scheduler's lock; on the 16-core host 15 spinners offering every
+//     1024 polls (a microsecond or two) spent 16% of road NE SSSP's CPU time in that lock and
+//     came back late to the next loop, while a level step waits a few microseconds.
+//   - polite, on a smaller machine: every batch, as the team did before there was a hot one.
+//     On the shared 2-core machine (load 3, other processes' builds) a poller holding its
+//     processor for teamYield kept the goroutines it waits for (and the collector's) from
+//     running: road NE BFS at 2 workers took 330-520 ms against 200-300, and never offering
+//     made the package's tests twice as slow beside another test binary.
+//
+// A hot team turns polite for the rest of its run when a poller finds it was off its processor
+// for teamStall between two clock reads (a batch takes microseconds): the operating system
+// gave its thread's core to another process, so the machine is oversubscribed. A team larger
+// than GOMAXPROCS does not spin at all: its spinning workers would hold the processors the
+// others need.
 const (
 	teamSpin      = time.Millisecond
 	teamYield     = 20 * time.Microsecond
+	teamStall     = 200 * time.Microsecond
 	teamPollBatch = 64
+	teamHotProcs  = 8
 )
 
-func newTeam(size int) *team {
+// hotTeam reports whether a run of the given workers gets a hot team (see teamSpin): on a
+// machine of teamHotProcs processors or more, with no more workers than processors. A
+// variable so that tests can run the hot policy on a small machine.
+var hotTeam = func(workers int) bool {
+	p := runtime.GOMAXPROCS(0)
+	return p >= teamHotProcs && workers <= p && !raceBuild
+}
+
+// newTeam starts a team of size workers (the caller's included), hot or polite (see teamSpin).
+func newTeam(size int, hot bool) *team {
 	t := &team{size: size, spin: teamSpin, slots: make([]teamSlot, size)}
+	t.hot.Store(hot)
 	if size > runtime.GOMAXPROCS(0) || raceBuild {
 		t.spin = 0
 	}
@@ -102,13 +127,13 @@ func (t *team) work(w int) {
 // wait returns the first signal after seen, spinning, then parking.
 func (t *team) wait(w int, seen uint64) uint64 {
 	s := &t.slots[w]
-	var start, yielded time.Time
+	var start, last, yielded time.Time
 	for i := 1; t.spin > 0; i++ {
 		if e := t.signal.Load(); e != seen {
 			return e
 		}
 		cpuRelax()
-		if i%teamPollBatch == 0 && !t.spinning(&start, &yielded) {
+		if i%teamPollBatch == 0 && !t.spinning(&start, &last, &yielded) {
 			break
 		}
 	}
@@ -125,21 +150,28 @@ func (t *team) wait(w int, seen uint64) uint64 {
 }
 
 // spinning reports whether a waiter that began polling at *start (zero: now) may go on, and
-// offers the processor to other goroutines every teamYield of polling (*yielded: the last
-// offer). Not inlined: its call is where the scheduler can preempt a poller.
+// offers the processor to other goroutines as the team's policy says (*last: the waiter's last
+// clock read or offer). Not inlined: its call is where the scheduler can preempt a poller.
 //
 //go:noinline
-func (t *team) spinning(start, yielded *time.Time) bool {
+func (t *team) spinning(start, last, yielded *time.Time) bool {
 	now := time.Now()
 	if start.IsZero() {
-		*start, *yielded = now, now
+		*start, *last, *yielded = now, now, now
 	}
+	hot := t.hot.Load()
+	if hot && now.Sub(*last) >= teamStall {
+		t.hot.Store(false) // off the processor between two reads: the machine is oversubscribed
+		hot = false
+	}
+	*last = now
 	if now.Sub(*start) >= t.spin {
 		return false
 	}
-	if now.Sub(*yielded) >= teamYield {
+	if !hot || now.Sub(*yielded) >= teamYield {
 		runtime.Gosched()
 		*yielded = time.Now()
+		*last = *yielded // the time other goroutines ran is not a stall
 	}
 	return true
 }
@@ -182,7 +214,7 @@ func (t *team) checkedIn(k int) bool {
 
 // join waits for the loop's workers 1..k-1 to check in: spinning, then parking in slot 0.
 func (t *team) join(k int) {
-	var start, yielded time.Time
+	var start, last, yielded time.Time
 	polls := 0
 	for !t.checkedIn(k) {
 		if t.spin == 0 {
@@ -194,7 +226,7 @@ func (t *team) join(k int) {
 			continue
 		}
 		polls = 0
-		if t.spinning(&start, &yielded) {
+		if t.spinning(&start, &last, &yielded) {
 			continue
 		}
 		// Park: a worker checking in after this store sees it and wakes us; one that
