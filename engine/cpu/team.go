@@ -23,13 +23,14 @@ import (
 // goroutine while one is running) gets goroutines of its own instead.
 type team struct {
 	// Written once per loop, before the signal; read by the loop's workers after it.
-	job  func(w int)
-	size int
-	spin time.Duration // spinning before parking
-	seq  uint64        // the current loop's number (the caller's)
-	_    [64]byte      // (the heap aligns the team to 16 bytes only)
+	job   func(w int)
+	size  int
+	spin  time.Duration // spinning before parking
+	yield time.Duration // a hot team's pollers offer their processor after this much polling
+	seq   uint64        // the current loop's number (the caller's)
+	_     [64]byte      // (the heap aligns the team to 16 bytes only)
 
-	hot atomic.Bool // pollers offer their processor every teamYield, not every batch
+	hot atomic.Bool // offer the processor every yield, not every batch (see teamSpin)
 	_   [63]byte
 
 	signal atomic.Uint64 // loop number << 32 | its worker count (0 workers: the team closes)
@@ -59,10 +60,14 @@ type teamSlot struct {
 // How often a poller offers its processor to other goroutines (runtime.Gosched) is the team's
 // policy, and no one value is right on both kinds of machine:
 //
-//   - hot, on a host of teamHotProcs processors or more: once it has polled for teamYield.
-//     Each offer takes the scheduler's lock; on the 16-core host 15 spinners offering every
-//     1024 polls (a microsecond or two) spent 16% of road NE SSSP's CPU time in that lock and
-//     came back late to the next loop, while a level step waits a few microseconds.
+//   - hot, on a host of teamHotProcs processors or more: once it has polled for teamYield,
+//     and never when the team leaves processors idle (fewer workers than GOMAXPROCS): other
+//     goroutines run there. Each offer takes the scheduler's lock; on the 16-core host 15
+//     spinners offering every 1024 polls (a microsecond or two) spent 16% of road NE SSSP's
+//     CPU time in that lock and came back late to the next loop, while a level step waits a
+//     few microseconds. With idle processors an offered goroutine may also resume on another
+//     thread: 2 workers of 16 offering every teamYield ran road NE BFS and BC 10-20% slower
+//     than never offering (.dev/cputeam call 1 against .dev/cpu4 call 4).
 //   - polite, on a smaller machine: every batch, as the team did before there was a hot one.
 //     On the shared 2-core machine (load 3, other processes' builds) a poller holding its
 //     processor for teamYield kept the goroutines it waits for (and the collector's) from
@@ -94,6 +99,10 @@ var hotTeam = func(workers int) bool {
 func newTeam(size int, hot bool) *team {
 	t := &team{size: size, spin: teamSpin, slots: make([]teamSlot, size)}
 	t.hot.Store(hot)
+	t.yield = teamYield
+	if size < runtime.GOMAXPROCS(0) {
+		t.yield = 1<<63 - 1 // never: the idle processors run other goroutines
+	}
 	if size > runtime.GOMAXPROCS(0) || raceBuild {
 		t.spin = 0
 	}
@@ -168,7 +177,7 @@ func (t *team) spinning(start, last, yielded *time.Time) bool {
 	if now.Sub(*start) >= t.spin {
 		return false
 	}
-	if !hot || now.Sub(*yielded) >= teamYield {
+	if !hot || now.Sub(*yielded) >= t.yield {
 		runtime.Gosched()
 		*yielded = time.Now()
 		*last = *yielded // the time other goroutines ran is not a stall
