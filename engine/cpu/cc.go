@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/graph"
@@ -96,6 +97,27 @@ func runCC(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
+// link hooks the trees of u and v together: the higher root goes under the lower with a CAS
+// (GAPBS Link), for afforest's single pass. A function of the labels, not a method: the
+// caller's loop keeps comp in registers. linkRound and linkRest carry copies in their loops.
+func link(comp []uint32, u, v uint32) {
+	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+	for p1 != p2 {
+		// high and low without a branch (GAPBS: low = p1 + (p2 - high)): which label is the
+		// higher is a coin toss, and the branches that max and min compiled to mispredicted
+		// half the time
+		diff := int64(p1) - int64(p2)
+		m := diff & (diff >> 63) // diff if p1 < p2, else 0
+		high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
+		pHigh := atomic.LoadUint32(&comp[high])
+		if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+			return
+		}
+		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
+		p2 = atomic.LoadUint32(&comp[low])
+	}
+}
+
 // linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
 // r-th neighbour, if it has one; it returns the arcs linked. The link (GAPBS's Link) hooks the
 // higher root under the lower with a CAS, high and low computed without a branch (which label
@@ -172,16 +194,51 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
+// lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
+// will link with: far enough for the lines to arrive before those links.
+const lookAhead = 16
+
+// nearLabels reports whether most sampled vertices' first arcs join vertices whose labels lie
+// within nearIDs of each other, as on a road graph numbered along its geometry: there the
+// labels the neighbour rounds read are mostly cached as the sweep passes, prefetching them
+// (lookAhead) only adds work, and afforest runs GAPBS's rounds; on kron and urand graphs
+// almost no arc is near.
+func nearLabels(g *graph.CSR) bool {
+	const samples, nearIDs = 256, 1 << 14 // 64 KB of labels either side
+	n := g.NumVertices()
+	off, nb := g.Offsets, g.Neighbors
+	seen, near := 0, 0
+	rng := uint64(graph.Golden)
+	for i := range samples {
+		rng = graph.Mix64(rng + uint64(i))
+		u := int(rng % uint64(n))
+		if off[u] == off[u+1] {
+			continue
+		}
+		seen++
+		if d := int(nb[off[u]]) - u; -nearIDs < d && d < nearIDs {
+			near++
+		}
+	}
+	return 2*near > seen
+}
+
+// afforestPass is whether afforest may take its single pass (see afforest): on AMD processors.
+var afforestPass = amdCPU()
+
 // afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it: `rounds` neighbour rounds,
 // round r linking every vertex to its r-th neighbour (linkRound), each followed by a compress
 // (which shortens the paths the next round's links climb), then the sample, the final links of
 // the vertices outside the sampled component (linkRest), and a compress.
 //
-// On kron and urand graphs the engine ran both rounds in one pass instead, prefetching the
-// labels of the vertex 16 on, and one compress: faster on the 2-core AMD machine, but on the
-// GPU machine's 16-core Intel host the rounds were faster or the same (two calls, main against
-// the rounds, ms: kron20 16 threads 8.7/7.7 against 7.6/6.7, GAPBS 6.5/5.6; 2 threads 49/42
-// against 48/37, GAPBS 45/37; urand20 within the host's spread: docs/cpu-notes.md).
+// On an AMD processor (afforestPass), kron and urand graphs (labels not near: nearLabels)
+// take both rounds in one pass instead, prefetching the labels of the vertex lookAhead on,
+// and one compress: there it was faster (the 2-core AMD machine, 2 workers: kron20 ~51 ms
+// against ~71 with the rounds, GAPBS ~55; again on a loaded machine, 38 against 47, GAPBS
+// 45), while on the GPU machine's 16-core Intel host the rounds were faster or
+// the same (two calls, main's pass against the rounds, ms: kron20 16 threads 8.7/7.7 against
+// 7.6/6.7, GAPBS 6.5/5.6; 2 threads 49/42 against 48/37, GAPBS 45/37; urand20 within the
+// host's spread: docs/cpu-notes.md). Why the two differ was not found.
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2
 	g := c.g
@@ -192,11 +249,39 @@ func (c *ccState) afforest(ctx context.Context) error {
 	start := time.Now()
 	clear(c.cnt)
 	comp := c.comp
-	for r := int64(0); r < rounds; r++ {
-		c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
-			c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
+	if afforestPass && !nearLabels(g) {
+		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
+			var scanned int64
+			for u := lo; u < hi; u++ {
+				if a := u + lookAhead; a < hi {
+					// Prefetch the labels a later vertex will link with, so that their
+					// cache misses overlap this vertex's links (each ends in a CAS, which
+					// on x86 would wait for loads: the misses would then come one by one).
+					if s, e := off[a], off[a+1]; s < e {
+						prefetch(unsafe.Pointer(&comp[nb[s]]))
+						if s+1 < e {
+							prefetch(unsafe.Pointer(&comp[nb[s+1]]))
+						}
+					}
+				}
+				s, e := off[u], off[u+1]
+				if k := min(e-s, rounds); k > 0 {
+					for _, v := range nb[s : s+k] {
+						link(comp, uint32(u), v)
+					}
+					scanned += k
+				}
+			}
+			c.cnt[w].a += scanned
 		})
 		c.compress()
+	} else {
+		for r := int64(0); r < rounds; r++ {
+			c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+				c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
+			})
+			c.compress()
+		}
 	}
 	tot := sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 0, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),

@@ -11,3 +11,11 @@ func SetHotTeams(on bool) (restore func()) {
 	hotTeam = func(int) bool { return on }
 	return func() { hotTeam = old }
 }
+
+// SetAfforestPass sets whether afforest may take its single pass (on AMD processors by
+// default), so that the tests run both ways on any machine; it returns the earlier setting.
+func SetAfforestPass(on bool) bool {
+	old := afforestPass
+	afforestPass = on
+	return old
+}
