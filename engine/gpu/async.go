@@ -130,18 +130,11 @@ func resolveAsync(r *run, s *engine.Schedule, a engine.Algorithm) (bool, error) 
 // asyncDelta is SSSP's window under method=async: asyncDeltaFactor times the mean weight
 // (sampled), asyncBFSWindow on an unweighted graph.
 func asyncDelta(r *run) int {
-	w := r.g.Weights
-	if len(w) == 0 {
+	mean, ok := meanWeight(r.g.Weights)
+	if !ok {
 		return asyncBFSWindow
 	}
-	var sum int64
-	step := len(w)/4096 + 1
-	cnt := 0
-	for i := 0; i < len(w); i += step {
-		sum += int64(w[i])
-		cnt++
-	}
-	return max(int(float64(sum)/float64(cnt)*asyncDeltaFactor), 1)
+	return max(int(mean*asyncDeltaFactor), 1)
 }
 
 // asyncShape returns the ranges of method=async for n vertices on sms SMs whose blocks may ask

@@ -98,3 +98,23 @@ func TestAsyncOrder(t *testing.T) {
 		t.Logf("%s, parts %d: %d of %d arcs cross ranges, shared lists %v (up to %d arcs a range)", c.name, c.parts, h.cross, len(c.g.Neighbors), h.shared, h.maxArcs)
 	}
 }
+
+// TestMeanWeight checks the sampled mean both SSSP methods' auto deltas start from: exact on
+// a short list, every step-th weight of a long one, and none for an unweighted graph.
+func TestMeanWeight(t *testing.T) {
+	if _, ok := meanWeight(nil); ok {
+		t.Errorf("meanWeight(nil) reports weights")
+	}
+	if m, ok := meanWeight([]int32{1, 2, 3, 6}); !ok || m != 3 {
+		t.Errorf("meanWeight(1 2 3 6) = %v, %v; want 3, true", m, ok)
+	}
+	long := make([]int32, 10000) // step 3: the sample is indices 0, 3, 6, ...
+	for i := range long {
+		if i%3 == 0 {
+			long[i] = 10
+		}
+	}
+	if m, ok := meanWeight(long); !ok || m != 10 {
+		t.Errorf("meanWeight of a long list = %v, %v; want 10 (every third weight), true", m, ok)
+	}
+}

@@ -81,6 +81,22 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 	return nil
 }
 
+// meanWeight is the mean of about 4,096 evenly spaced weights (every one of fewer), the
+// scale both SSSP methods' auto deltas start from; false when there are none.
+func meanWeight(w []int32) (float64, bool) {
+	if len(w) == 0 {
+		return 0, false
+	}
+	var sum int64
+	step := len(w)/4096 + 1
+	cnt := 0
+	for i := 0; i < len(w); i += step {
+		sum += int64(w[i])
+		cnt++
+	}
+	return float64(sum) / float64(cnt), true
+}
+
 // autoDelta picks the near-far bucket width from the weights: about the mean weight times a
 // factor that grows as the degree falls, so that each near phase has enough work to fill the
 // GPU on sparse, high-diameter graphs (road networks) without much redundant relaxation on
@@ -91,16 +107,9 @@ func resolveSSSP(r *run, s *engine.Schedule) error {
 // where a fixed delta 1 ran hundreds of one-level phases, twice as slow as delta 64).
 func autoDelta(r *run) int {
 	g := r.g
-	mean := 1.0 // an unweighted graph: every edge weighs 1, and the same factor applies
-	if len(g.Weights) > 0 {
-		var sum int64
-		step := len(g.Weights)/4096 + 1
-		cnt := 0
-		for i := 0; i < len(g.Weights); i += step {
-			sum += int64(g.Weights[i])
-			cnt++
-		}
-		mean = float64(sum) / float64(cnt)
+	mean, ok := meanWeight(g.Weights)
+	if !ok {
+		mean = 1 // an unweighted graph: every edge weighs 1, and the same factor applies
 	}
 	p := g.Properties()
 	f := 32 / max(p.AvgDegree, 1)
