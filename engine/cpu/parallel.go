@@ -18,13 +18,22 @@ func (r *Run) parallel(workers int, body func(w int)) {
 		body(0)
 		return
 	}
-	if r.team == nil && workers <= r.Workers {
-		r.team = newTeam(r.Workers, r.hot)
-	}
-	if r.team != nil && workers <= r.team.size && r.team.run(workers, body) {
+	if t := r.teamOf(workers); t != nil && t.run(workers, body) {
 		return
 	}
 	spawn(workers, body)
+}
+
+// teamOf returns the run's team, started on first use, when a loop of workers (two or more)
+// fits in it; nil when it does not.
+func (r *Run) teamOf(workers int) *team {
+	if r.team == nil && workers <= r.Workers {
+		r.team = newTeam(r.Workers, r.hot)
+	}
+	if r.team != nil && workers <= r.team.size {
+		return r.team
+	}
+	return nil
 }
 
 // spawn is parallel with a goroutine per worker, for a loop the team cannot take.
@@ -115,40 +124,41 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 			then(w)
 		}
 	}
-	split := r.split()
-	switch split {
+	var next atomic.Int64
+	r.parallel(workers, func(w int) {
+		defer done(w)
+		r.pieces(w, workers, n, chunk, align, &next, func(lo, hi int) { body(w, lo, hi) })
+	})
+}
+
+// pieces calls body(lo, hi) for worker w's pieces of [0, n), of chunk items (a multiple of
+// align), shared among workers as the split knob says (see forRange); next is the pieces'
+// shared counter under split=dynamic, zero before the first worker starts. It returns when
+// the worker has no more pieces, or when the run is stopped.
+func (r *Run) pieces(w, workers, n, chunk, align int, next *atomic.Int64, body func(lo, hi int)) {
+	switch r.split() {
 	case engine.Blocked:
-		r.parallel(workers, func(w int) {
-			defer done(w)
-			lo, hi := w*n/workers, (w+1)*n/workers
-			if align > 1 {
-				lo, hi = roundUp(lo, align, n), roundUp(hi, align, n)
-			}
-			for lo < hi && !r.stopped() {
-				e := min(lo+chunk, hi)
-				body(w, lo, e)
-				lo = e
-			}
-		})
+		lo, hi := w*n/workers, (w+1)*n/workers
+		if align > 1 {
+			lo, hi = roundUp(lo, align, n), roundUp(hi, align, n)
+		}
+		for lo < hi && !r.stopped() {
+			e := min(lo+chunk, hi)
+			body(lo, e)
+			lo = e
+		}
 	case engine.Cyclic:
-		r.parallel(workers, func(w int) {
-			defer done(w)
-			for lo := w * chunk; lo < n && !r.stopped(); lo += workers * chunk {
-				body(w, lo, min(lo+chunk, n))
-			}
-		})
+		for lo := w * chunk; lo < n && !r.stopped(); lo += workers * chunk {
+			body(lo, min(lo+chunk, n))
+		}
 	default:
-		var next atomic.Int64
-		r.parallel(workers, func(w int) {
-			defer done(w)
-			for !r.stopped() {
-				lo := int(next.Add(int64(chunk))) - chunk
-				if lo >= n {
-					return
-				}
-				body(w, lo, min(lo+chunk, n))
+		for !r.stopped() {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
 			}
-		})
+			body(lo, min(lo+chunk, n))
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -23,18 +22,21 @@ import (
 // [1] Meyer, Sanders. Delta-stepping: a parallelizable shortest path algorithm. J. Algorithms
 // 2003. [2] Beamer, Asanović, Patterson. The GAP benchmark suite. 2015.
 
-// deltaStep is delta-stepping with bucket fusion.
+// deltaStep is delta-stepping: with bucket fusion in one parallel region under sync=async
+// (deltaRegion), in rounds joined by the caller under sync=sync (deltaStepSync).
 func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
+	s.rings[0].push(0, src)
+	if s.sync {
+		return s.deltaStepSync(ctx)
+	}
+	return s.deltaRegion(ctx)
+}
+
+// deltaStepSync is delta-stepping under sync=sync: each round reads the distances of the
+// previous one, so a round ends with a join and a commit, and there is no bucket fusion.
+func (s *ssspState) deltaStepSync(ctx context.Context) error {
 	delta := s.delta
 	front := newSegQueue(s.Workers, 0) // (its segments are the rings' detached bins: never pool it)
-	s.rings[0].push(0, src)
-	fuse := !s.sync
-	fast := s.rmw && !s.sync && !s.dedup && s.g.Weights != nil
-	dist := s.dist
-	var hubs [][]uint32 // per worker: the popped vertices of ssspHubArcs arcs or more, relaxed after the round's join
-	if fast && s.Workers > 1 {
-		hubs = make([][]uint32, s.Workers)
-	}
 	for cur, iter := int64(0), 0; cur != noBin; iter++ {
 		if err := s.ctxErr(ctx); err != nil {
 			return err
@@ -45,62 +47,16 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 		}
 		in := front.seal()
 		clear(s.cnt)
-		body := func(w int, items []uint32) {
-			ring := &s.rings[w]
-			c := &s.cnt[w]
-			if fast {
-				var hub *[]uint32
-				if hubs != nil {
-					hub = &hubs[w]
-				}
-				s.relaxItemsFast(items, delta*cur, ring, c, hub)
-				return
-			}
-			push := func(v uint32, nd int64) {
-				b := nd / delta
-				if s.dedup && !s.claim(v, dedupKey(b, iter, s.sync)) {
-					return
-				}
-				ring.push(b, v)
-				c.c++
-			}
-			for _, u := range items {
-				du := int64(atomic.LoadInt32(&dist[u]))
-				if du < delta*cur {
-					c.d++ // stale: improved into an earlier bucket since it was queued
-					continue
-				}
-				if s.dedup && !s.sync {
-					// Unqueue, then read again: an improvement racing with this pop either
-					// sees the vertex unqueued and queues it, or is read here.
-					atomic.StoreInt64(&s.queued[u], -1)
-					du = int64(atomic.LoadInt32(&dist[u]))
-				}
-				c.a++
-				c.b += s.relax(w, u, du, push)
-			}
-		}
-		s.forRangeThen(in, ssspDataGrain, 1, func(w, lo, hi int) {
+		s.forRange(in, ssspDataGrain, 1, func(w, lo, hi int) {
+			push := s.binPush(w, iter)
 			for lo < hi {
 				var items []uint32
 				items, lo = front.piece(lo, hi)
-				body(w, items)
-			}
-		}, func(w int) {
-			ring := &s.rings[w]
-			// Bucket fusion: go on with this worker's own bin of the current bucket while it
-			// is small, instead of waiting for a barrier round.
-			for fuse && ring.size(cur) > 0 && ring.size(cur) < fusionMaxBin && !s.stopped() {
-				items := ring.take(cur)
-				body(w, items)
-				ring.giveBack(items)
+				s.relaxItems(w, items, delta*cur, push)
 			}
 		})
 		if s.stopped() {
 			return s.ctxErr(ctx)
-		}
-		if hubs != nil {
-			s.relaxHubs(hubs)
 		}
 		s.commit()
 		next := int64(noBin)
@@ -109,144 +65,52 @@ func (s *ssspState) deltaStep(ctx context.Context, src uint32) error {
 			next = min(next, s.rings[w].advance(cur))
 		}
 		tot := sumCounters(s.cnt)
-		s.emit(engine.Record{Iter: iter, Direction: engine.Push, Mode: engine.Data, InVertices: int64(in),
-			InEdges: tot.b, OutVertices: tot.c, Duplicates: tot.d, EdgesScanned: tot.b, Time: time.Since(start),
-			Note: fmt.Sprintf("bucket %d (distances %d..%d), %d vertices relaxed", cur, cur*delta, (cur+1)*delta-1, tot.a)})
+		s.emit(bucketRecord(iter, cur, delta, int64(in), tot, time.Since(start)))
 		cur = next
 	}
 	return nil
 }
 
-// binRing is one worker's buckets: a ring of bins indexed by bucket number modulo its size,
-// grown so that every pending bucket (from the current one on) has its own slot, up to
-// maxRing buckets ahead. A vertex further ahead (huge weights over a small delta: a bucket
-// 2^31 ahead would need a 48 GB ring) waits in far with its bucket, and moves into the ring
-// when the current bucket comes within maxRing of it.
-type binRing struct {
-	bins   [][]uint32
-	spare  []uint32
-	lo     int64 // the current bucket: no pending bucket is below it
-	far    []farItem
-	farMin int64    // the smallest bucket in far (noBin when far is empty)
-	_      [40]byte // 128 bytes: workers' rings share no cache line (lo is written as neighbours read)
+// bucketRecord is the trace record of a round that relaxed bucket cur.
+func bucketRecord(iter int, cur, delta, in int64, tot counters, d time.Duration) engine.Record {
+	return engine.Record{Iter: iter, Direction: engine.Push, Mode: engine.Data, InVertices: in,
+		InEdges: tot.b, OutVertices: tot.c, Duplicates: tot.d, EdgesScanned: tot.b, Time: d,
+		Note: fmt.Sprintf("bucket %d (distances %d..%d), %d vertices relaxed", cur, cur*delta, (cur+1)*delta-1, tot.a)}
 }
 
-type farItem struct {
-	b int64
-	v uint32
-}
-
-// maxRing is the most buckets a ring spans.
-const maxRing = 1 << 16
-
-func (r *binRing) push(b int64, v uint32) {
-	if b-r.lo >= int64(len(r.bins)) {
-		if b-r.lo >= maxRing {
-			if len(r.far) == 0 {
-				r.farMin = noBin
-			}
-			r.far = append(r.far, farItem{b, v})
-			r.farMin = min(r.farMin, b)
+// binPush returns worker w's push for relaxItems: bin v in the bucket of its new distance
+// (under dedup=atomic, once per bucket, or per bucket and round under sync=sync).
+func (s *ssspState) binPush(w, iter int) func(v uint32, nd int64) {
+	ring, c := &s.rings[w], &s.cnt[w]
+	return func(v uint32, nd int64) {
+		b := nd / s.delta
+		if s.dedup && !s.claim(v, dedupKey(b, iter, s.sync)) {
 			return
 		}
-		r.grow(b)
+		ring.push(b, v)
+		c.c++
 	}
-	p := &r.bins[b&int64(len(r.bins)-1)]
-	*p = append(*p, v)
 }
 
-func (r *binRing) grow(b int64) {
-	size := max(16, len(r.bins))
-	for b-r.lo >= int64(size) {
-		size *= 2
-	}
-	nb := make([][]uint32, size)
-	for k := r.lo; k < r.lo+int64(len(r.bins)); k++ {
-		nb[k&int64(size-1)] = r.bins[k&int64(len(r.bins)-1)]
-	}
-	r.bins = nb
-}
-
-// ringKeep keeps the workers' rings between runs, with their grown bins.
-var ringKeep keep[[]binRing]
-
-// getRings returns workers empty rings, reusing kept ones if any.
-func getRings(workers int) []binRing {
-	if p := ringKeep.get(); p != nil && len(*p) == workers {
-		rs := *p
-		for i := range rs {
-			for b := range rs[i].bins {
-				rs[i].bins[b] = rs[i].bins[b][:0]
-			}
-			rs[i].lo = 0
-			rs[i].far = rs[i].far[:0]
+// relaxItems relaxes the popped vertices items with relax, skipping the stale ones (below
+// floor, the bucket's first distance), for the schedules relaxItemsFast does not take.
+func (s *ssspState) relaxItems(w int, items []uint32, floor int64, push func(v uint32, nd int64)) {
+	c := &s.cnt[w]
+	for _, u := range items {
+		du := int64(atomic.LoadInt32(&s.dist[u]))
+		if du < floor {
+			c.d++ // stale: improved into an earlier bucket since it was queued
+			continue
 		}
-		return rs
-	}
-	return make([]binRing, workers)
-}
-
-// take detaches bucket b's bin (b >= lo), leaving an empty one in its place.
-func (r *binRing) take(b int64) []uint32 {
-	if len(r.far) > 0 && r.farMin-b < maxRing {
-		r.lo = b // b is the lowest pending bucket of every ring
-		r.pullFar()
-	}
-	if b-r.lo >= int64(len(r.bins)) || len(r.bins) == 0 {
-		return nil
-	}
-	i := b & int64(len(r.bins)-1)
-	out := r.bins[i]
-	r.bins[i] = r.spare[:0]
-	r.spare = nil
-	return out
-}
-
-// giveBack returns a detached bin's memory for reuse.
-func (r *binRing) giveBack(s []uint32) {
-	if cap(s) > cap(r.spare) {
-		r.spare = s[:0]
-	}
-}
-
-func (r *binRing) size(b int64) int {
-	if b-r.lo >= int64(len(r.bins)) || len(r.bins) == 0 {
-		return 0
-	}
-	return len(r.bins[b&int64(len(r.bins)-1)])
-}
-
-// advance moves the ring's floor to b and returns its lowest non-empty bucket, or noBin.
-func (r *binRing) advance(b int64) int64 {
-	r.lo = b
-	r.pullFar()
-	for k := b; k < b+int64(len(r.bins)); k++ {
-		if len(r.bins[k&int64(len(r.bins)-1)]) > 0 {
-			return k
+		if s.dedup && !s.sync {
+			// Unqueue, then read again: an improvement racing with this pop either
+			// sees the vertex unqueued and queues it, or is read here.
+			atomic.StoreInt64(&s.queued[u], -1)
+			du = int64(atomic.LoadInt32(&s.dist[u]))
 		}
+		c.a++
+		c.b += s.relax(w, u, du, push)
 	}
-	if len(r.far) > 0 {
-		return r.farMin
-	}
-	return noBin
-}
-
-// pullFar moves into the ring the far vertices within maxRing of the current bucket.
-func (r *binRing) pullFar() {
-	if len(r.far) == 0 || r.farMin-r.lo >= maxRing {
-		return
-	}
-	keep := r.far[:0]
-	r.farMin = noBin
-	for _, it := range r.far {
-		if it.b-r.lo < maxRing {
-			r.push(it.b, it.v)
-		} else {
-			keep = append(keep, it)
-			r.farMin = min(r.farMin, it.b)
-		}
-	}
-	r.far = keep
 }
 
 // relaxFast is relax for the default delta-stepping schedule (update=rmw, sync=async,
@@ -360,46 +224,3 @@ const ssspHubArcs = 1024
 
 // ssspHubGrain is the arcs a worker takes at a time from the hubs' arcs.
 const ssspHubGrain = 2048
-
-// relaxHubs relaxes the arcs of the hubs the workers set aside this round (hubs[w], emptied
-// after), in pieces of ssspHubGrain arcs over all of them: a piece's worker bins the improved
-// vertices in its own ring, and counts them in its counters as relaxItemsFast does. Each hub
-// is relaxed from its distance now, which is at most the one it was popped with (an
-// improvement since queued it again: it is then relaxed twice, as it would be without this).
-func (s *ssspState) relaxHubs(hubs [][]uint32) {
-	var all []uint32
-	for w := range hubs {
-		all = append(all, hubs[w]...)
-		hubs[w] = hubs[w][:0]
-	}
-	if len(all) == 0 {
-		return
-	}
-	g := s.g
-	off, nb, ws, dist := g.Offsets, g.Neighbors, g.Weights, s.dist
-	start := make([]int64, len(all)+1) // start[i]: the first of hub i's arcs in the shared range
-	for i, u := range all {
-		start[i+1] = start[i] + off[u+1] - off[u]
-	}
-	s.forRange(int(start[len(all)]), ssspHubGrain, 1, func(w, lo, hi int) {
-		ring, c := &s.rings[w], &s.cnt[w]
-		i, _ := slices.BinarySearch(start, int64(lo)+1)
-		for i--; lo < hi; i++ {
-			u := all[i]
-			a, b := off[u]+int64(lo)-start[i], off[u]+min(int64(hi), start[i+1])-start[i]
-			du := int64(atomic.LoadInt32(&dist[u]))
-			c.b += b - a
-			for k := a; k < b; k++ {
-				wt := int64(ws[k])
-				if wt < 0 {
-					s.neg.Store(true)
-					continue
-				}
-				if s.relaxArc(nb[k], min(du+wt, infDist-1), ring) {
-					c.c++
-				}
-			}
-			lo = int(start[i+1])
-		}
-	})
-}

@@ -78,3 +78,57 @@ func lateStar(arms, hops int, directed bool) *graph.CSR {
 	}
 	return enginetest.FromEdges(n, edges, directed, true)
 }
+
+// TestSSSPRegion runs delta-stepping's parallel region (sssp_delta_region.go) against the
+// reference on the small graphs of moreGraphs (kron, urand, directed kron, grid, road,
+// cliques, none and single vertices) and on farPath, whose buckets lie far beyond a ring
+// (refill phases): more workers than this machine's processors (barrier waiters that park),
+// pieces of one vertex, every split, delta 1 and huge, dedup=atomic, and sync=sync (the
+// caller's rounds) beside it.
+func TestSSSPRegion(t *testing.T) {
+	scheds := []string{"workers=16", "workers=3 chunk=1", "workers=4 split=blocked",
+		"workers=5 split=cyclic chunk=3", "workers=2 delta=1", "workers=4 delta=1000000",
+		"workers=4 dedup=atomic chunk=1", "workers=3 sync=sync", "workers=1"}
+	moreCheck(t, engine.SSSP, engine.DefaultParams(), scheds)
+	for _, directed := range []bool{false, true} {
+		g := farPath(60, directed)
+		p := engine.DefaultParams()
+		p.Src = 0
+		want, err := moreRun(t, "ref", g, engine.SSSP, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sched := range append(scheds, "workers=4 delta=1 chunk=1", "workers=2 delta=3") {
+			got, err := moreRun(t, "cpu", g, engine.SSSP, p, sched)
+			if err != nil {
+				t.Fatalf("far path directed=%v [%s]: %v", directed, sched, err)
+			}
+			if err := engine.Verify(g, got, want); err != nil {
+				t.Errorf("far path directed=%v [%s]: %v", directed, sched, err)
+			}
+		}
+	}
+}
+
+// farPath is a path 0 .. n-1 whose arcs weigh 1 and 150,000 in turn, with two leaves on every
+// vertex (weights 2 and 150,001) and a shortcut every seventh vertex: with a small delta most
+// buckets lie more than maxRing buckets ahead of the current one (a ring's far list).
+func farPath(n int, directed bool) *graph.CSR {
+	var edges []loader.Edge
+	for i := 0; i+1 < n; i++ {
+		w := int32(1)
+		if i%2 == 1 {
+			w = 150_000
+		}
+		edges = append(edges, loader.Edge{U: uint32(i), V: uint32(i + 1), W: w})
+		if i%7 == 0 && i+3 < n {
+			edges = append(edges, loader.Edge{U: uint32(i), V: uint32(i + 3), W: 150_002})
+		}
+	}
+	v := n
+	for i := 0; i < n; i++ {
+		edges = append(edges, loader.Edge{U: uint32(i), V: uint32(v), W: 2}, loader.Edge{U: uint32(i), V: uint32(v + 1), W: 150_001})
+		v += 2
+	}
+	return enginetest.FromEdges(v, edges, directed, true)
+}
