@@ -19,3 +19,6 @@ func SetAfforestPass(on bool) bool {
 	afforestPass = on
 	return old
 }
+
+// BucketOf is nd / delta by delta-stepping's bucketDiv.
+func BucketOf(delta, nd int64) int64 { return newBucketDiv(delta).of(nd) }

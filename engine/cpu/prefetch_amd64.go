@@ -11,3 +11,18 @@ import "unsafe"
 //
 //go:noescape
 func prefetch(p unsafe.Pointer)
+
+// The prefetches of delta-stepping's pipeline (relaxItemsFast), each a loop over popped
+// vertices items in one call: prefetchVerts brings in each one's offsets and distance,
+// prefetchArcs its first arc (neighbour and weight; it loads the offsets), prefetchNbrDist the
+// distances of its first most neighbours (it loads the offsets and the neighbours). The
+// pointers are the arrays' first elements (nil for an empty array, never read then).
+
+//go:noescape
+func prefetchVerts(items []uint32, off *int64, dist *int32)
+
+//go:noescape
+func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32)
+
+//go:noescape
+func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, most int)

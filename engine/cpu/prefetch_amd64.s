@@ -5,3 +5,74 @@ TEXT ·prefetch(SB), NOSPLIT, $0-8
 	MOVQ p+0(FP), AX
 	PREFETCHT0 (AX)
 	RET
+
+// func prefetchVerts(items []uint32, off *int64, dist *int32)
+TEXT ·prefetchVerts(SB), NOSPLIT, $0-40
+	MOVQ items_base+0(FP), SI
+	MOVQ items_len+8(FP), CX
+	MOVQ off+24(FP), R8
+	MOVQ dist+32(FP), R9
+	TESTQ CX, CX
+	JEQ vdone
+vloop:
+	MOVL (SI), AX
+	PREFETCHT0 (R8)(AX*8)
+	PREFETCHT0 (R9)(AX*4)
+	ADDQ $4, SI
+	DECQ CX
+	JNE vloop
+vdone:
+	RET
+
+// func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32)
+TEXT ·prefetchArcs(SB), NOSPLIT, $0-48
+	MOVQ items_base+0(FP), SI
+	MOVQ items_len+8(FP), CX
+	MOVQ off+24(FP), R8
+	MOVQ nb+32(FP), R9
+	MOVQ ws+40(FP), R10
+	TESTQ CX, CX
+	JEQ adone
+aloop:
+	MOVL (SI), AX
+	MOVQ (R8)(AX*8), DX
+	PREFETCHT0 (R9)(DX*4)
+	PREFETCHT0 (R10)(DX*4)
+	ADDQ $4, SI
+	DECQ CX
+	JNE aloop
+adone:
+	RET
+
+// func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, most int)
+TEXT ·prefetchNbrDist(SB), NOSPLIT, $0-56
+	MOVQ items_base+0(FP), SI
+	MOVQ items_len+8(FP), CX
+	MOVQ off+24(FP), R8
+	MOVQ nb+32(FP), R9
+	MOVQ dist+40(FP), R10
+	MOVQ most+48(FP), R11
+	TESTQ CX, CX
+	JEQ ndone
+nloop:
+	MOVL (SI), AX
+	MOVQ (R8)(AX*8), DX
+	MOVQ 8(R8)(AX*8), BX
+	MOVQ DX, DI
+	ADDQ R11, DI
+	CMPQ BX, DI
+	CMOVQGT DI, BX
+	CMPQ DX, BX
+	JGE nnext
+narc:
+	MOVL (R9)(DX*4), AX
+	PREFETCHT0 (R10)(AX*4)
+	INCQ DX
+	CMPQ DX, BX
+	JLT narc
+nnext:
+	ADDQ $4, SI
+	DECQ CX
+	JNE nloop
+ndone:
+	RET

@@ -63,6 +63,7 @@ type ssspState struct {
 	dist   []int32 // read
 	wdist  []int32 // written: dist itself, or the second array under sync=sync
 	delta  int64
+	div    bucketDiv // divides by delta
 	rmw    bool
 	sync   bool
 	dedup  bool
@@ -127,6 +128,7 @@ func runSSSP(ctx context.Context, r *Run) error {
 			s.Delta = autoDelta(g)
 		}
 		st.delta = int64(s.Delta)
+		st.div = newBucketDiv(st.delta)
 	}
 	st.dist = make([]int32, st.n)
 	r.forRange(st.n, 1<<14, 1, func(_, lo, hi int) {

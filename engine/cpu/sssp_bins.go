@@ -1,6 +1,33 @@
 package cpu
 
+import "math/bits"
+
 // The bins of delta-stepping (sssp_delta.go): each worker's buckets, a ring of bins.
+
+// bucketDiv divides a distance by delta with a multiply and a shift (Granlund and Montgomery,
+// "Division by invariant integers using multiplication", PLDI 1994, theorem 4.2): every
+// improvement is binned by its bucket, and a 64-bit division is tens of cycles on the
+// relaxation's path. Exact for distances 0 .. 2^31-1.
+type bucketDiv struct {
+	m     uint64
+	shift uint
+}
+
+// newBucketDiv returns the divider by delta (>= 1). With N = 31 numerator bits and
+// l = ceil(log2 delta), m = ceil(2^(N+l) / delta) gives floor(n / delta) = n*m >> (N+l) for
+// every n < 2^N; m <= 2^32, so n*m < 2^63. A delta of 2^31 or more puts every distance in
+// bucket 0.
+func newBucketDiv(delta int64) bucketDiv {
+	if delta >= 1<<31 {
+		return bucketDiv{}
+	}
+	l := uint(bits.Len64(uint64(delta - 1)))
+	p := uint64(1) << (31 + l)
+	return bucketDiv{m: (p + uint64(delta) - 1) / uint64(delta), shift: 31 + l}
+}
+
+// of returns nd / delta for 0 <= nd < 2^31.
+func (d bucketDiv) of(nd int64) int64 { return int64(uint64(nd) * d.m >> d.shift) }
 
 // binRing is one worker's buckets: a ring of bins indexed by bucket number modulo its size,
 // grown so that every pending bucket (from the current one on) has its own slot, up to

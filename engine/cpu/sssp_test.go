@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -131,4 +132,27 @@ func farPath(n int, directed bool) *graph.CSR {
 		v += 2
 	}
 	return enginetest.FromEdges(v, edges, directed, true)
+}
+
+// TestBucketDiv checks delta-stepping's division by a multiply and a shift against the
+// division, for deltas from 1 to past 2^31 and distances around each multiple of delta, at
+// the top of the range and at random.
+func TestBucketDiv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, d := range []int64{1, 2, 3, 4, 5, 7, 8, 50, 255, 1000, 1024, 1027, 4124, 65535, 65537, 1<<20 + 1, 1 << 30, 1<<31 - 1, 1 << 31, 1 << 40} {
+		ns := []int64{0, 1, 1<<31 - 1, 1<<31 - 2, 1<<31 - 3}
+		for _, k := range []int64{1, 2, 3, 1000, (1<<31 - 1) / d} {
+			if m := k * d; m < 1<<31 {
+				ns = append(ns, m-1, m, min(m+1, 1<<31-1))
+			}
+		}
+		for range 20000 {
+			ns = append(ns, rng.Int64N(1<<31))
+		}
+		for _, n := range ns {
+			if got, want := cpu.BucketOf(d, n), n/d; got != want {
+				t.Fatalf("delta %d, distance %d: bucket %d, want %d", d, n, got, want)
+			}
+		}
+	}
 }
