@@ -17,6 +17,7 @@ func prefetch(p unsafe.Pointer)
 // prefetchArcs its first arc (neighbour and weight; it loads the offsets), prefetchNbrDist the
 // distances of its first most neighbours (it loads the offsets and the neighbours). The
 // pointers are the arrays' first elements (nil for an empty array, never read then).
+// prefetchIdx brings in dist[v] for each v of idx (the next arcs of a long list).
 
 //go:noescape
 func prefetchVerts(items []uint32, off *int64, dist *int32)
@@ -26,3 +27,6 @@ func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32)
 
 //go:noescape
 func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, most int)
+
+//go:noescape
+func prefetchIdx(idx []uint32, dist *int32)

@@ -76,3 +76,19 @@ nnext:
 	JNE nloop
 ndone:
 	RET
+
+// func prefetchIdx(idx []uint32, dist *int32)
+TEXT ·prefetchIdx(SB), NOSPLIT, $0-32
+	MOVQ idx_base+0(FP), SI
+	MOVQ idx_len+8(FP), CX
+	MOVQ dist+24(FP), R10
+	TESTQ CX, CX
+	JEQ idone
+iloop:
+	MOVL (SI), AX
+	PREFETCHT0 (R10)(AX*4)
+	ADDQ $4, SI
+	DECQ CX
+	JNE iloop
+idone:
+	RET

@@ -10,3 +10,4 @@ func prefetch(p unsafe.Pointer) {}
 func prefetchVerts(items []uint32, off *int64, dist *int32)                         {}
 func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32)                {}
 func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, most int) {}
+func prefetchIdx(idx []uint32, dist *int32)                                         {}

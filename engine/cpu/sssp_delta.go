@@ -115,20 +115,31 @@ func (s *ssspState) relaxItems(w int, items []uint32, floor int64, push func(v u
 
 // relaxFast is relax for the default delta-stepping schedule (update=rmw, sync=async,
 // dedup=none, weighted): no callback, improved vertices go straight into the worker's bins.
+// It goes over the arcs in pieces of ssspPrefetchArcs, prefetching the neighbours' distances
+// a piece ahead (relaxItemsFast's pipeline prefetched the first piece's).
 func (s *ssspState) relaxFast(u uint32, du int64, ring *binRing, pushed *int64) int64 {
 	g := s.g
 	lo, hi := g.Offsets[u], g.Offsets[u+1]
 	nb := g.Neighbors[lo:hi]
 	ws := g.Weights[lo:hi]
 	ws = ws[:len(nb)]
-	for i, v := range nb {
-		wt := int64(ws[i])
-		if wt < 0 {
-			s.neg.Store(true)
-			continue
+	pd := unsafe.SliceData(s.dist)
+	for c := 0; c < len(nb); c += ssspPrefetchArcs {
+		e := min(c+ssspPrefetchArcs, len(nb))
+		if e < len(nb) {
+			prefetchIdx(nb[e:min(e+ssspPrefetchArcs, len(nb))], pd)
 		}
-		if s.relaxArc(v, min(du+wt, infDist-1), ring) {
-			*pushed++
+		cn, cw := nb[c:e], ws[c:e]
+		cw = cw[:len(cn)]
+		for i, v := range cn {
+			wt := int64(cw[i])
+			if wt < 0 {
+				s.neg.Store(true)
+				continue
+			}
+			if s.relaxArc(v, min(du+wt, infDist-1), ring) {
+				*pushed++
+			}
 		}
 	}
 	return hi - lo
