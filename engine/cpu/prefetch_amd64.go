@@ -13,20 +13,17 @@ import "unsafe"
 func prefetch(p unsafe.Pointer)
 
 // The prefetches of delta-stepping's pipeline (relaxItemsFast), each a loop over popped
-// vertices items in one call: prefetchVerts brings in each one's offsets and distance,
-// prefetchArcs its first arc (neighbour and weight; it loads the offsets), prefetchNbrDist the
-// distances of its first most neighbours (it loads the offsets and the neighbours). The
-// pointers are the arrays' first elements (nil for an empty array, never read then).
-// prefetchIdx brings in dist[v] for each v of idx (the next arcs of a long list).
+// vertices items in one call: prefetchVerts brings in each one's offsets and distance;
+// prefetchArcs, for each one not stale (distance at least floor: it loads the distance and
+// the offsets), its first arc (neighbour and weight); prefetchNbrDist, for each one not stale
+// of at most most arcs (it loads the neighbours too), its neighbours' distances. The pointers
+// are the arrays' first elements (nil for an empty array, never read then).
 
 //go:noescape
 func prefetchVerts(items []uint32, off *int64, dist *int32)
 
 //go:noescape
-func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32)
+func prefetchArcs(items []uint32, off *int64, nb *uint32, ws *int32, dist *int32, floor int64)
 
 //go:noescape
-func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, most int)
-
-//go:noescape
-func prefetchIdx(idx []uint32, dist *int32)
+func prefetchNbrDist(items []uint32, off *int64, nb *uint32, dist *int32, floor, most int64)

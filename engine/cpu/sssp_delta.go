@@ -115,31 +115,20 @@ func (s *ssspState) relaxItems(w int, items []uint32, floor int64, push func(v u
 
 // relaxFast is relax for the default delta-stepping schedule (update=rmw, sync=async,
 // dedup=none, weighted): no callback, improved vertices go straight into the worker's bins.
-// It goes over the arcs in pieces of ssspPrefetchArcs, prefetching the neighbours' distances
-// a piece ahead (relaxItemsFast's pipeline prefetched the first piece's).
 func (s *ssspState) relaxFast(u uint32, du int64, ring *binRing, pushed *int64) int64 {
 	g := s.g
 	lo, hi := g.Offsets[u], g.Offsets[u+1]
 	nb := g.Neighbors[lo:hi]
 	ws := g.Weights[lo:hi]
 	ws = ws[:len(nb)]
-	pd := unsafe.SliceData(s.dist)
-	for c := 0; c < len(nb); c += ssspPrefetchArcs {
-		e := min(c+ssspPrefetchArcs, len(nb))
-		if e < len(nb) {
-			prefetchIdx(nb[e:min(e+ssspPrefetchArcs, len(nb))], pd)
+	for i, v := range nb {
+		wt := int64(ws[i])
+		if wt < 0 {
+			s.neg.Store(true)
+			continue
 		}
-		cn, cw := nb[c:e], ws[c:e]
-		cw = cw[:len(cn)]
-		for i, v := range cn {
-			wt := int64(cw[i])
-			if wt < 0 {
-				s.neg.Store(true)
-				continue
-			}
-			if s.relaxArc(v, min(du+wt, infDist-1), ring) {
-				*pushed++
-			}
+		if s.relaxArc(v, min(du+wt, infDist-1), ring) {
+			*pushed++
 		}
 	}
 	return hi - lo
@@ -172,41 +161,40 @@ func (s *ssspState) lowerDist(v uint32, nd int64, ring *binRing) bool {
 // skips the stale ones (below the bucket's first distance, floor) and relaxes the others,
 // counting into c as relaxItems does. It goes in blocks of ssspPrefetchBlock vertices, and
 // before each block prefetches, one call a stage, what later blocks will miss on: the offsets
-// and distances of the vertices three blocks on (prefetchVerts), the first arcs of those two
-// blocks on, whose offsets have arrived (prefetchArcs), and the distances of the neighbours
-// of the next block, whose arcs have arrived (prefetchNbrDist). The misses then overlap with
+// and distances of the vertices three blocks on (prefetchVerts); the first arcs of those two
+// blocks on that are not stale, whose distances and offsets have arrived (prefetchArcs); and
+// the neighbours' distances of those of the next block that are not stale and have at most
+// ssspShortList arcs, whose arcs have arrived (prefetchNbrDist). The misses then overlap with
 // this block's work, compare-and-swaps included, instead of following it, and the loop pays
 // three calls a block instead of a call a prefetch (a Go call spills and reloads the loop's
-// registers: road NE at 16 workers on the Intel host, four calls a vertex took 7% of its
-// time).
+// registers). Stale vertices (on kron20 and urand20 at delta 4, most of those popped) and
+// long lists get none of the later stages: prefetching the first 32 neighbours' distances of
+// every popped vertex, a block's 256 lines at once on urand20, cost more than the misses it
+// saved (urand20 at 16 workers on the Intel host: 70 ms against 58 without that stage).
 func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {
 	g := s.g
 	po, pn, pw, pd := unsafe.SliceData(g.Offsets), unsafe.SliceData(g.Neighbors), unsafe.SliceData(g.Weights), unsafe.SliceData(s.dist)
 	const B = ssspPrefetchBlock
 	n := len(items)
 	prefetchVerts(items[:min(3*B, n)], po, pd)
-	prefetchArcs(items[:min(2*B, n)], po, pn, pw)
-	prefetchNbrDist(items[:min(B, n)], po, pn, pd, ssspPrefetchArcs)
+	prefetchArcs(items[:min(2*B, n)], po, pn, pw, pd, floor)
+	prefetchNbrDist(items[:min(B, n)], po, pn, pd, floor, ssspShortList)
 	for b := 0; b < n; b += B {
 		if b+3*B < n {
 			prefetchVerts(items[b+3*B:min(b+4*B, n)], po, pd)
 		}
 		if b+2*B < n {
-			prefetchArcs(items[b+2*B:min(b+3*B, n)], po, pn, pw)
+			prefetchArcs(items[b+2*B:min(b+3*B, n)], po, pn, pw, pd, floor)
 		}
 		if b+B < n {
-			prefetchNbrDist(items[b+B:min(b+2*B, n)], po, pn, pd, ssspPrefetchArcs)
+			prefetchNbrDist(items[b+B:min(b+2*B, n)], po, pn, pd, floor, ssspShortList)
 		}
 		s.relaxBlock(items[b:min(b+B, n)], floor, ring, c, hub)
 	}
 }
 
-// ssspPrefetchBlock is the vertices of a block of relaxItemsFast's pipeline, and
-// ssspPrefetchArcs the most neighbours of a vertex whose distances it prefetches.
-const (
-	ssspPrefetchBlock = 8
-	ssspPrefetchArcs  = 32
-)
+// ssspPrefetchBlock is the vertices of a block of relaxItemsFast's pipeline.
+const ssspPrefetchBlock = 8
 
 // relaxBlock relaxes one block of relaxItemsFast's vertices.
 func (s *ssspState) relaxBlock(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Delta-stepping under sync=async (the default) in one parallel region, as GAPBS's sssp.cc
@@ -264,37 +263,26 @@ func (p *deltaRegion) emit() {
 
 // relaxHubPiece relaxes arcs [lo, hi) of the hubs all, whose arcs are numbered one after the
 // other (start[i]: the first of hub i's), binning the improved vertices in ring and counting
-// into c as relaxItemsFast does, and prefetching the neighbours' distances a piece of
-// ssspPrefetchArcs ahead as relaxFast does. Each hub is relaxed from its distance now, which
-// is at most the one it was popped with (an improvement since queued it again: it is then
-// relaxed twice, as it would be without the hub phase).
+// into c as relaxItemsFast does. Each hub is relaxed from its distance now, which is at most
+// the one it was popped with (an improvement since queued it again: it is then relaxed twice,
+// as it would be without the hub phase).
 func (s *ssspState) relaxHubPiece(all []uint32, start []int64, lo, hi int, ring *binRing, c *counters) {
 	g := s.g
 	off, nb, ws, dist := g.Offsets, g.Neighbors, g.Weights, s.dist
-	pd := unsafe.SliceData(dist)
 	i, _ := slices.BinarySearch(start, int64(lo)+1)
 	for i--; lo < hi; i++ {
 		u := all[i]
 		a, b := off[u]+int64(lo)-start[i], off[u]+min(int64(hi), start[i+1])-start[i]
 		du := int64(atomic.LoadInt32(&dist[u]))
 		c.b += b - a
-		prefetchIdx(nb[a:min(a+ssspPrefetchArcs, b)], pd)
-		for k := a; k < b; k += ssspPrefetchArcs {
-			e := min(k+ssspPrefetchArcs, b)
-			if e < b {
-				prefetchIdx(nb[e:min(e+ssspPrefetchArcs, b)], pd)
+		for k := a; k < b; k++ {
+			wt := int64(ws[k])
+			if wt < 0 {
+				s.neg.Store(true)
+				continue
 			}
-			cn, cw := nb[k:e], ws[k:e]
-			cw = cw[:len(cn)]
-			for j, v := range cn {
-				wt := int64(cw[j])
-				if wt < 0 {
-					s.neg.Store(true)
-					continue
-				}
-				if s.relaxArc(v, min(du+wt, infDist-1), ring) {
-					c.c++
-				}
+			if s.relaxArc(nb[k], min(du+wt, infDist-1), ring) {
+				c.c++
 			}
 		}
 		lo = int(start[i+1])
