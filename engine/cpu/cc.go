@@ -63,7 +63,10 @@ func runCC(ctx context.Context, r *Run) error {
 	if g.Directed {
 		c.t = g.Transpose()
 	}
-	c.comp = make([]uint32, c.n)
+	if c.n > 1<<14 {
+		c.startTeam()
+	}
+	c.comp = allocLabels(c.n) // not cleared: every label is set below
 	r.forRange(c.n, 1<<14, 1, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c.comp[i] = uint32(i)
@@ -97,58 +100,99 @@ func runCC(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
-// link hooks the trees of u and v together: the higher root goes under the lower with a CAS
-// (GAPBS Link), for afforest's single pass. A function of the labels, not a method: the
-// caller's loop keeps comp in registers. linkRound and linkRest carry copies in their loops.
-func link(comp []uint32, u, v uint32) {
-	p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
-	for p1 != p2 {
-		// high and low without a branch (GAPBS: low = p1 + (p2 - high)): which label is the
-		// higher is a coin toss, and the branches that max and min compiled to mispredicted
-		// half the time
-		diff := int64(p1) - int64(p2)
-		m := diff & (diff >> 63) // diff if p1 < p2, else 0
-		high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
-		pHigh := atomic.LoadUint32(&comp[high])
-		if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
-			return
-		}
-		p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
-		p2 = atomic.LoadUint32(&comp[low])
-	}
-}
-
 // linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
-// r-th neighbour, if it has one; it returns the arcs linked. The link (GAPBS's Link) hooks the
-// higher root under the lower with a CAS, high and low computed without a branch (which label
-// is the higher is a coin toss: the branches that max and min compiled to mispredicted half
-// the time). A function of the slices with the link written in its loop (as linkRest's): as a
-// closure calling a link function per vertex, comp and the loop's state went through the stack
-// and every vertex paid a call (the link is too long for Go to inline); road NE's two rounds
-// and compresses took ~63 ms at 1 worker that way against ~52 (GAPBS ~51).
+// r-th neighbour, if it has one; it returns the arcs linked. The link is GAPBS's Link written
+// into the loop (hookAt): a closure calling a link function per vertex kept comp and the
+// loop's state on the stack (road NE's rounds and compresses at 1 worker: ~63 ms against ~52,
+// GAPBS ~51). Labels and arcs are read through pointers, without bounds checks: the piece's
+// arcs are checked to lie in nb once, and every neighbour and label is a vertex id, below
+// len(comp). With the checks (five a link) and the registers their lengths held, the loop
+// spilled to the stack and ran ~10 more instructions a link than GCC's.
 func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int64 {
+	if lo >= hi {
+		return 0
+	}
+	ends := off[lo+1 : hi+1]
+	_ = nb[:ends[len(ends)-1]]
+	_ = comp[:hi]
+	c := unsafe.Pointer(unsafe.SliceData(comp))
+	nbp := unsafe.Pointer(unsafe.SliceData(nb))
 	var linked int64
-	for u := lo; u < hi; u++ {
-		s := off[u] + r
-		if s >= off[u+1] {
+	start := off[lo]
+	for i, end := range ends {
+		s := start + r
+		start = end
+		if s >= end {
 			continue
 		}
 		linked++
-		v := nb[s]
-		p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
+		v := *(*uint32)(unsafe.Add(nbp, uintptr(s)*4))
+		// hookAt, written in (too long for Go to inline)
+		p1, p2 := atomic.LoadUint32(labelAt(c, uint32(lo+i))), atomic.LoadUint32(labelAt(c, v))
 		for p1 != p2 {
-			diff := int64(p1) - int64(p2)
-			m := diff & (diff >> 63)
-			high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
-			pHigh := atomic.LoadUint32(&comp[high])
-			if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
+			high, low := highLow(p1, p2)
+			pHigh := atomic.LoadUint32(labelAt(c, high))
+			if pHigh == low {
 				break
 			}
-			p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
-			p2 = atomic.LoadUint32(&comp[low])
+			if pHigh == high {
+				if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
+					break
+				}
+				pHigh = atomic.LoadUint32(labelAt(c, high))
+			}
+			p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
 		}
 	}
 	return linked
+}
+
+// highLow returns the higher and the lower of two labels without a branch: which is the higher
+// is a coin toss, and branches (what max and min compile to beside the loop's p1 != p2) would
+// mispredict half the time.
+func highLow(p1, p2 uint32) (high, low uint32) {
+	mask := uint32(uint64(int64(p1)-int64(p2)) >> 32) // all ones if p1 < p2
+	high = p1 ^ (p1^p2)&mask
+	return high, p1 ^ p2 ^ high
+}
+
+// labelAt is &comp[i] for comp's first element at c, without a bounds check: i must be a vertex.
+func labelAt(c unsafe.Pointer, i uint32) *uint32 { return (*uint32)(unsafe.Add(c, uintptr(i)*4)) }
+
+// hookAt is GAPBS's Link from the labels p1 and p2 of two vertices, comp's first element at c:
+// until both lead to one root, the higher of the two labels, if a root, is hooked under the
+// lower with a compare-and-swap; else both climb. Where high
+// is no root, its parent, just loaded, is the next label (as GCC compiles GAPBS's
+// comp[comp[high]]). linkRound and linkRest write it into their loops.
+func hookAt(c unsafe.Pointer, p1, p2 uint32) {
+	for p1 != p2 {
+		high, low := highLow(p1, p2)
+		pHigh := atomic.LoadUint32(labelAt(c, high))
+		if pHigh == low {
+			return
+		}
+		if pHigh == high {
+			if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
+				return
+			}
+			pHigh = atomic.LoadUint32(labelAt(c, high))
+		}
+		p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
+	}
+}
+
+// allocLabels allocates Afforest's labels without clearing them (uninitUint32s); the tests
+// swap in one that fills them with junk, as reused memory would hold.
+var allocLabels = uninitUint32s
+
+// startTeam starts the run's team now, where the first parallel loop (the labels' fill) would:
+// its workers come up one after another (on the 16-core host ~0.3 ms for 16, each woken by
+// the one before), and started before the labels are allocated they come up while the
+// allocation runs. The fill is then shared by more of them.
+func (c *ccState) startTeam() {
+	if c.team == nil && c.Workers > 1 {
+		c.team = newTeam(c.Workers, c.hot)
+	}
 }
 
 // compress points every vertex at its root (pointer jumping).
@@ -193,6 +237,9 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	}
 	return best, float64(bestN) / samples
 }
+
+// linkGrain is the piece of Afforest's neighbour rounds (linkRound), in vertices.
+const linkGrain = 1 << 14
 
 // lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
 // will link with: far enough for the lines to arrive before those links.
@@ -250,6 +297,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 	clear(c.cnt)
 	comp := c.comp
 	if afforestPass && !nearLabels(g) {
+		cp := unsafe.Pointer(unsafe.SliceData(comp))
 		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
 			var scanned int64
 			for u := lo; u < hi; u++ {
@@ -267,7 +315,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 				s, e := off[u], off[u+1]
 				if k := min(e-s, rounds); k > 0 {
 					for _, v := range nb[s : s+k] {
-						link(comp, uint32(u), v)
+						hookAt(cp, atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v]))
 					}
 					scanned += k
 				}
@@ -277,7 +325,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 		c.compress()
 	} else {
 		for r := int64(0); r < rounds; r++ {
-			c.forRange(c.n, 1<<14, 1, func(w, lo, hi int) {
+			c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
 				c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
 			})
 			c.compress()
@@ -453,35 +501,58 @@ func b2i(b bool) int64 {
 // linkRest is Afforest's final phase over the vertices [lo, hi): every vertex outside the
 // sampled giant component is linked to its arcs from the skip-th on and, on a directed graph
 // (tin, tnb: the in-arcs), to its in-arcs, whose tails in the giant component do not scan
-// them. It returns the arcs linked and the vertices skipped. Link's loop is written in (as
-// GAPBS's Link is inlined): a call per arc spilled the loop's state to the stack.
+// them. It returns the arcs linked and the vertices skipped. Arcs are read as in linkRound.
 func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32, lo, hi int, skip int64, giant uint32) (scanned, skipped int64) {
-	for u := lo; u < hi; u++ {
-		if atomic.LoadUint32(&comp[u]) == giant {
+	if lo >= hi {
+		return 0, 0
+	}
+	ends := off[lo+1 : hi+1]
+	_ = nb[:ends[len(ends)-1]]
+	_ = comp[:hi]
+	c := unsafe.Pointer(unsafe.SliceData(comp))
+	nbp := unsafe.Pointer(unsafe.SliceData(nb))
+	start := off[lo]
+	for i, end := range ends {
+		s := start + skip
+		start = end
+		u := uint32(lo + i)
+		if atomic.LoadUint32(labelAt(c, u)) == giant {
 			skipped++
 			continue
 		}
-		lists := [2][]uint32{nb[min(off[u]+skip, off[u+1]):off[u+1]]}
-		if tin != nil {
-			lists[1] = tnb[tin[u]:tin[u+1]]
+		if s < end {
+			scanned += end - s
+			linkArcs(c, u, unsafe.Add(nbp, uintptr(s)*4), int(end-s))
 		}
-		for _, arcs := range lists {
-			scanned += int64(len(arcs))
-			for _, v := range arcs {
-				p1, p2 := atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v])
-				for p1 != p2 {
-					diff := int64(p1) - int64(p2)
-					m := diff & (diff >> 63)
-					high, low := uint32(int64(p1)-m), uint32(int64(p2)+m)
-					pHigh := atomic.LoadUint32(&comp[high])
-					if pHigh == low || pHigh == high && atomic.CompareAndSwapUint32(&comp[high], high, low) {
-						break
-					}
-					p1 = atomic.LoadUint32(&comp[atomic.LoadUint32(&comp[high])])
-					p2 = atomic.LoadUint32(&comp[low])
-				}
+		if tin != nil {
+			if in := tnb[tin[u]:tin[u+1]]; len(in) > 0 {
+				scanned += int64(len(in))
+				linkArcs(c, u, unsafe.Pointer(unsafe.SliceData(in)), len(in))
 			}
 		}
 	}
 	return scanned, skipped
+}
+
+// linkArcs links u to each of the k neighbours at arcs (hookAt written in: a call per arc
+// spilled the loop's state to the stack), comp's first element at c.
+func linkArcs(c unsafe.Pointer, u uint32, arcs unsafe.Pointer, k int) {
+	for j := range k {
+		v := *(*uint32)(unsafe.Add(arcs, uintptr(j)*4))
+		p1, p2 := atomic.LoadUint32(labelAt(c, u)), atomic.LoadUint32(labelAt(c, v))
+		for p1 != p2 {
+			high, low := highLow(p1, p2)
+			pHigh := atomic.LoadUint32(labelAt(c, high))
+			if pHigh == low {
+				break
+			}
+			if pHigh == high {
+				if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
+					break
+				}
+				pHigh = atomic.LoadUint32(labelAt(c, high))
+			}
+			p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
+		}
+	}
 }

@@ -22,3 +22,20 @@ func SetAfforestPass(on bool) bool {
 
 // BucketOf is nd / delta by delta-stepping's bucketDiv.
 func BucketOf(delta, nd int64) int64 { return newBucketDiv(delta).of(nd) }
+
+// HighLow exports highLow (Afforest's branch-free higher and lower label) to the tests.
+func HighLow(p1, p2 uint32) (high, low uint32) { return highLow(p1, p2) }
+
+// SetJunkLabels makes CC allocate its labels filled with junk (as reused memory may hold,
+// since they are not cleared), and returns the function that restores the allocation.
+func SetJunkLabels() (restore func()) {
+	old := allocLabels
+	allocLabels = func(n int) []uint32 {
+		s := make([]uint32, n)
+		for i := range s {
+			s[i] = ^uint32(i)
+		}
+		return s
+	}
+	return func() { allocLabels = old }
+}
