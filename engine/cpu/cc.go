@@ -238,8 +238,12 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
-// linkGrain is the piece of Afforest's neighbour rounds (linkRound), in vertices.
-const linkGrain = 1 << 14
+// linkGrain is the piece of Afforest's neighbour rounds (linkRound), in vertices: a quarter
+// of GAPBS's 16,384. On the 16-core host (16 workers, .dev/ccx call 3) 4,096 against 16,384:
+// kron20 6.38 against 7.09 ms, urand20 9.08 against 9.43, road NE 6.56 against 6.81 (GAPBS
+// 6.76, 7.04, 5.90); a piece of a round is ~1 ms on urand20 there, and the last ones decided
+// when the round ended.
+const linkGrain = 1 << 12
 
 // lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
 // will link with: far enough for the lines to arrive before those links.
