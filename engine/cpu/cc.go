@@ -102,12 +102,12 @@ func runCC(ctx context.Context, r *Run) error {
 
 // linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
 // r-th neighbour, if it has one; it returns the arcs linked. The link is GAPBS's Link written
-// into the loop (hookAt): a closure calling a link function per vertex kept comp and the
+// into the loop (as linkArcs's): a closure calling a link function per vertex kept comp and the
 // loop's state on the stack (road NE's rounds and compresses at 1 worker: ~63 ms against ~52,
 // GAPBS ~51). Labels and arcs are read through pointers, without bounds checks: the piece's
 // arcs are checked to lie in nb once, and every neighbour and label is a vertex id, below
 // len(comp). With the checks (five a link) and the registers their lengths held, the loop
-// spilled to the stack and ran ~10 more instructions a link than GCC's.
+// spilled to the stack and ran ~10 instructions a link more.
 func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int64 {
 	if lo >= hi {
 		return 0
@@ -127,7 +127,7 @@ func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int
 		}
 		linked++
 		v := *(*uint32)(unsafe.Add(nbp, uintptr(s)*4))
-		// hookAt, written in (too long for Go to inline)
+		// linkArcs's link, written in (too long for Go to inline)
 		p1, p2 := atomic.LoadUint32(labelAt(c, uint32(lo+i))), atomic.LoadUint32(labelAt(c, v))
 		for p1 != p2 {
 			high, low := highLow(p1, p2)
@@ -158,28 +158,6 @@ func highLow(p1, p2 uint32) (high, low uint32) {
 
 // labelAt is &comp[i] for comp's first element at c, without a bounds check: i must be a vertex.
 func labelAt(c unsafe.Pointer, i uint32) *uint32 { return (*uint32)(unsafe.Add(c, uintptr(i)*4)) }
-
-// hookAt is GAPBS's Link from the labels p1 and p2 of two vertices, comp's first element at c:
-// until both lead to one root, the higher of the two labels, if a root, is hooked under the
-// lower with a compare-and-swap; else both climb. Where high
-// is no root, its parent, just loaded, is the next label (as GCC compiles GAPBS's
-// comp[comp[high]]). linkRound and linkRest write it into their loops.
-func hookAt(c unsafe.Pointer, p1, p2 uint32) {
-	for p1 != p2 {
-		high, low := highLow(p1, p2)
-		pHigh := atomic.LoadUint32(labelAt(c, high))
-		if pHigh == low {
-			return
-		}
-		if pHigh == high {
-			if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
-				return
-			}
-			pHigh = atomic.LoadUint32(labelAt(c, high))
-		}
-		p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
-	}
-}
 
 // allocLabels allocates Afforest's labels without clearing them (uninitUint32s); the tests
 // swap in one that fills them with junk, as reused memory would hold.
@@ -318,9 +296,8 @@ func (c *ccState) afforest(ctx context.Context) error {
 				}
 				s, e := off[u], off[u+1]
 				if k := min(e-s, rounds); k > 0 {
-					for _, v := range nb[s : s+k] {
-						hookAt(cp, atomic.LoadUint32(&comp[u]), atomic.LoadUint32(&comp[v]))
-					}
+					_ = nb[s+k-1]
+					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s]), int(k))
 					scanned += k
 				}
 			}
@@ -538,8 +515,11 @@ func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32
 	return scanned, skipped
 }
 
-// linkArcs links u to each of the k neighbours at arcs (hookAt written in: a call per arc
-// spilled the loop's state to the stack), comp's first element at c.
+// linkArcs links u to each of the k neighbours at arcs, comp's first element at c, as GAPBS's
+// Link: until both labels lead to one root, the higher label, if a root, is hooked under the
+// lower with a compare-and-swap; else both climb. Where the higher is no root, its parent, just
+// loaded, is the next label (as GCC compiles Link's comp[comp[high]]). Labels and arcs are read
+// through pointers, without bounds checks (see linkRound).
 func linkArcs(c unsafe.Pointer, u uint32, arcs unsafe.Pointer, k int) {
 	for j := range k {
 		v := *(*uint32)(unsafe.Add(arcs, uintptr(j)*4))
