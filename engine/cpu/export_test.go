@@ -39,3 +39,11 @@ func SetJunkLabels() (restore func()) {
 	}
 	return func() { allocLabels = old }
 }
+
+// SetGSChunk sets the vertices of a Gauss-Seidel PageRank piece and returns a function that
+// restores it.
+func SetGSChunk(n int) (restore func()) {
+	old := gsChunk
+	gsChunk = n
+	return func() { gsChunk = old }
+}

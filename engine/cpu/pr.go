@@ -23,7 +23,9 @@ import (
 //     own new contribution at once, so later vertices of the same sweep read it; the ranks are
 //     projected back to sum 1 after each sweep. Stops when the L1 change of a sweep is below
 //     the tolerance. Fewer sweeps than Jacobi (kron20 5 against 8, urand20 4 against 6, NY
-//     17 against 35).
+//     17 against 35). Its split=auto is blocked where neighbours are near in number (a road
+//     graph): each worker sweeps the block it owns, then helps with the others' (gsOwners);
+//     dynamic elsewhere.
 //   - direction=pull, sync=sync: Jacobi (GAPBS pr_spmv.cc): contributions computed first,
 //     then every vertex pulls; deterministic. Contributions and their sums are float32 in both
 //     pull forms.
@@ -116,6 +118,12 @@ func runPR(ctx context.Context, r *Run) error {
 		rank, err = p.pullJacobi(ctx)
 	default:
 		p.t = g.Transpose()
+		if s.Split == engine.SplitAuto {
+			s.Split = engine.Dynamic
+			if s.Chunk <= 0 && gsLocal(p.t.Offsets, p.t.Neighbors) {
+				s.Split = engine.Blocked // owned blocks (gsOwners)
+			}
+		}
 		rank, err = p.pullGS(ctx)
 	}
 	if err != nil {
@@ -205,8 +213,9 @@ func storeF32(p *float32, x float32) {
 // equations over a component C gives a mass of |C| (base + spread) / (1 - d), the same mean for
 // every component; a uniform 1/V start leaves each component's mass error to decay only by a
 // factor d per sweep (kron graphs have many small components). Otherwise the start is 1/V.
-// Both passes run on the workers.
-// Generic in the ranks' type: the Gauss-Seidel sweep keeps them as float32.
+// Both passes run on the workers. A nil rank is left out (a lean Gauss-Seidel sweep keeps
+// contributions only). Generic in the ranks' type: the Gauss-Seidel sweep keeps them as
+// float32.
 func startRanks[F float32 | float64](p *prState, rank []F, contrib []float32) (dangling, spread float64, fixed bool) {
 	n, d, base := p.n, p.d, p.base
 	off := p.g.Offsets
@@ -255,7 +264,9 @@ func startRanks[F float32 | float64](p *prState, rank []F, contrib []float32) (d
 			if deg == 0 {
 				x = rd
 			}
-			rank[v] = F(x)
+			if rank != nil {
+				rank[v] = F(x)
+			}
 			if contrib != nil {
 				c := float32(0)
 				if deg != 0 {

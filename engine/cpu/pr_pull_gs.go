@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/graph"
 )
 
 // PageRank by Gauss-Seidel pull sweeps (direction=pull, driven=topology, sync=async: the
@@ -35,6 +36,11 @@ import (
 // unscaled, stored = true/scale, and, the iteration being affine, sweeping the stored values
 // with the constant term divided by scale yields the next stored values; scale is 1 over the
 // stored sum of the sweep just done, and the final ranks are scaled once at the end.
+//
+// On an undirected graph the sweep is lean (gsLean): no scores are kept (a vertex's old score
+// is its old contribution times its degree) and no dangling rank is tracked (its dangling
+// vertices are isolated, their share fixed: see startRanks). With split=blocked (auto on a
+// graph whose neighbours are near in number) each worker sweeps the block it owns (gsOwners).
 func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	n, d, base := p.n, p.d, p.base
 	off, toff, tnb := p.g.Offsets, p.t.Offsets, p.t.Neighbors
@@ -42,19 +48,36 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 	if &off[0] == &toff[0] {
 		outOff = nil // undirected: out-degree = in-degree, read from the gather's bounds
 	}
-	// The scores and contributions are scratch (startRanks writes every entry): kept between
+	// lean: an undirected graph, whose dangling vertices are isolated (startRanks' fixed case,
+	// always so for a damping under 1), keeps no scores (see gsLean) and sweeps no isolated
+	// vertex: their scores follow from the constant term alone (isoPrev below).
+	lean := !p.g.Directed && d < 1
+	// The contributions and scores are scratch (startRanks writes every entry): kept between
 	// runs, as a fresh 2 x 4 bytes a vertex is cleared by the allocator on one thread (~3 ms
 	// of a ~28 ms road NE run at 16 workers went to clearing, the final ranks included).
 	sc := gsScratch.get()
-	if sc == nil || cap(sc.score) < n {
-		sc = &gsBufs{score: make([]float32, n), contrib: make([]float32, n)}
+	if sc == nil {
+		sc = &gsBufs{}
 	}
 	defer gsScratch.put(sc)
-	score, contrib := sc.score[:n], sc.contrib[:n]
+	sc.contrib = gsBuf(sc.contrib, n)
+	contrib, score := sc.contrib[:n], []float32(nil)
+	if !lean {
+		sc.score = gsBuf(sc.score, n)
+		score = sc.score[:n]
+	}
 	dangling, fixedSpread, fixed := startRanks(p, score, contrib)
 	// dang holds the float64 bits of the stored dangling rank, updated as pieces finish.
 	var dang atomic.Uint64
 	dang.Store(math.Float64bits(dangling))
+	var iso, isoPrev float64 // lean: the isolated vertices, and the score each holds
+	if lean {
+		if h := p.g.DegreeHistogram(); len(h) > 0 {
+			iso = float64(h[0])
+		}
+		isoPrev = base + fixedSpread // startRanks' start for them: r = base + d*z*r/n
+	}
+	own := p.owners(toff)
 	scale := 1.0
 	params := p.Req.Params
 	for iter := 0; iter < params.MaxIter; iter++ {
@@ -67,23 +90,37 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			cst = (base + fixedSpread) / scale
 		}
 		clear(p.cnt)
-		p.forRange(n, 4096, 1, func(w, lo, hi int) {
-			cf := contrib // a local: the closure's captured slice would be reloaded every arc
-			c0 := cst
-			if !fixed {
-				c0 += d * math.Float64frombits(dang.Load()) / float64(n)
-			}
-			change, sum, ddang := gsPiece(cf, score, toff, outOff, tnb, lo, hi, float32(c0), float32(d))
-			if ddang != 0 && !fixed {
-				addF((*uint64)(unsafe.Pointer(&dang)), ddang)
-			}
-			p.cnt[w].a += change
-			p.cnt[w].b += sum
-		})
+		if lean {
+			p.sweep(own, func(w, lo, hi int) {
+				change, sum := gsLean(contrib, toff, tnb, lo, hi, float32(cst), float32(d))
+				p.cnt[w].a += change
+				p.cnt[w].b += sum
+			})
+		} else {
+			p.sweep(own, func(w, lo, hi int) {
+				cf := contrib // a local: the closure's captured slice would be reloaded every arc
+				c0 := cst
+				if !fixed {
+					c0 += d * math.Float64frombits(dang.Load()) / float64(n)
+				}
+				change, sum, ddang := gsPiece(cf, score, toff, outOff, tnb, lo, hi, float32(c0), float32(d))
+				if ddang != 0 && !fixed {
+					addF((*uint64)(unsafe.Pointer(&dang)), ddang)
+				}
+				p.cnt[w].a += change
+				p.cnt[w].b += sum
+			})
+		}
 		if p.stopped() {
 			return nil, p.ctxErr(ctx)
 		}
 		change, sum := p.sums()
+		if lean && iso > 0 {
+			x := float64(float32(cst)) // each isolated vertex's new score, as gsPiece stores it
+			change += iso * math.Abs(x-isoPrev)
+			sum += iso * x
+			isoPrev = x
+		}
 		if sum > 0 {
 			// The sweep moved the true ranks by scale*change; the projection then moves
 			// them by |1 - scale/next| in L1 (they sum to 1 after it): report both.
@@ -96,15 +133,29 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			break
 		}
 	}
-	// Scale the stored ranks to the true ones, and sum them for the summary on the way.
+	// Scale the stored ranks to the true ones, and sum them for the summary on the way. A lean
+	// sweep's score is its contribution times the degree (float32 x/deg times deg: within
+	// 2^-23 of the score), an isolated vertex's isoPrev.
 	rank := make([]float64, n)
 	clear(p.cnt)
 	p.forRange(n, 1<<14, 1, func(w, lo, hi int) {
 		sum := 0.0
-		for v := lo; v < hi; v++ {
-			x := float64(score[v]) * scale
-			rank[v] = x
-			sum += x
+		if lean {
+			for v := lo; v < hi; v++ {
+				x := isoPrev
+				if deg := toff[v+1] - toff[v]; deg != 0 {
+					x = float64(contrib[v]) * float64(deg)
+				}
+				x *= scale
+				rank[v] = x
+				sum += x
+			}
+		} else {
+			for v := lo; v < hi; v++ {
+				x := float64(score[v]) * scale
+				rank[v] = x
+				sum += x
+			}
 		}
 		p.cnt[w].a += sum
 	})
@@ -118,109 +169,98 @@ type gsBufs struct{ score, contrib []float32 }
 
 var gsScratch keep[gsBufs]
 
-// gsPiece is one piece [lo, hi) of a Gauss-Seidel sweep: each vertex gathers its in-neighbours'
-// contributions from cf, stores its new score (in stored units: c0 + d * the sum) in sc and
-// publishes its contribution (score / out-degree) in cf at once. It returns the piece's L1
-// change, the sum of its new scores and the change of its dangling vertices' scores. off
-// holds the out-arc offsets; nil means they are toff (an undirected graph). A function of its
-// own, not the sweep's closure, so that the loop's slices stay in registers.
+// gsBuf returns b if it holds n entries, else a fresh buffer of n, on huge pages where the
+// kernel gives them (the contributions' gathers on kron and urand graphs are random reads).
+func gsBuf(b []float32, n int) []float32 {
+	if cap(b) >= n {
+		return b
+	}
+	b = make([]float32, n)
+	graph.AdviseHuge(b)
+	return b
+}
+
+// gsOwners is the sweep's split=blocked: each worker owns a block of the vertices, contiguous
+// and of about equal arcs (graph.SplitByArcs), which it sweeps in pieces of gsChunk from its
+// start, and a worker done with its own block takes the pieces the others have not started,
+// through a cursor a block. Sweep after sweep a worker's pieces are mostly the same, so the
+// arcs and contributions it reads, and the contributions it writes, are still in its core's
+// caches from the sweep before, where neighbours are near in number (gsLocal): road NE at 16
+// workers on the 16-core host, ~1.25 ms a sweep against ~1.4 with dynamic pieces, most of
+// whose contributions another core wrote the sweep before. Taking what others left keeps a
+// sweep from waiting on one late worker: forRange's static splits, without it, ran kron20 and
+// urand20 1.6-1.9x slower than dynamic pieces there.
 //
-// The arcs and contributions are read through pointers, without bounds checks: the piece's
-// arcs are checked to lie in tnb once, and a CSR's neighbours are below its vertex count
-// (len(cf)). With the checks, two compares and branches an arc and the registers they held
-// made the sweep ~7% slower on road NE (one thread, AMD), where a vertex has two or three
-// arcs.
-func gsPiece(cf, sc []float32, toff, off []int64, tnb []uint32, lo, hi int, c0, d float32) (change, sum, ddang float64) {
-	if raceBuild {
-		return gsPieceRace(cf, sc, toff, off, tnb, lo, hi, c0, d)
-	}
-	// Sliced to the piece so that the loop over ends needs no bounds checks.
-	ends := toff[lo+1 : hi+1]
-	sc = sc[lo:hi]
-	sc = sc[:len(ends)]
-	if len(ends) > 0 {
-		_ = tnb[toff[lo]:ends[len(ends)-1]]
-	}
-	_ = cf[:hi]
-	cfp := unsafe.Pointer(unsafe.SliceData(cf))
-	nbp := unsafe.Pointer(unsafe.SliceData(tnb))
-	var offp unsafe.Pointer // &off[lo]: a directed graph's out-degrees
-	if off != nil {
-		offp = unsafe.Pointer(&off[lo : hi+1][0])
-	}
-	e := uintptr(toff[lo])
-	// The piece's L1 change is summed in float32 (a piece is thousands of vertices: ~1e-5
-	// relative, against a tolerance on it), converted once: two instructions a vertex fewer.
-	// The score sum stays float64: it sets the projection's scale, and so the final ranks'
-	// sum, which float32 sums of 4096 scores moved by 5e-6 (kron scale 14).
-	var dchange float32
-	for i, end64 := range ends {
-		end := uintptr(end64)
-		// Plain loads of contributions others may be publishing: see raceBuild. Many arcs
-		// get four sums, which break the chain of dependent adds.
-		var s float32
-		j := e
-		if end-e >= 8 {
-			var s1, s2, s3 float32
-			for ; j+4 <= end; j += 4 {
-				q := (*[4]uint32)(unsafe.Add(nbp, j*4))
-				s += *(*float32)(unsafe.Add(cfp, uintptr(q[0])*4))
-				s1 += *(*float32)(unsafe.Add(cfp, uintptr(q[1])*4))
-				s2 += *(*float32)(unsafe.Add(cfp, uintptr(q[2])*4))
-				s3 += *(*float32)(unsafe.Add(cfp, uintptr(q[3])*4))
+// On a graph whose neighbours are far apart in number (kron, urand) owning saves little and
+// costs a sweep: at 16 blocks a vertex reads fewer of its neighbours' new contributions than
+// in dynamic pieces, which the workers take in order (kron20 6 sweeps against 5, urand20 5
+// against 4, at tolerance 1e-4; dealing pieces round-robin to owners did the same, as the
+// owners drift apart). So split=auto is blocked on local graphs only.
+type gsOwners struct {
+	bounds []int      // block b is [bounds[b], bounds[b+1])
+	next   []gsCursor // block b's next unclaimed piece, counted from 0
+}
+
+type gsCursor struct {
+	at atomic.Int64
+	_  [56]byte
+}
+
+// gsChunk is the vertices of a sweep's piece, unless the chunk knob says otherwise. A
+// variable so that tests can make blocks of many pieces.
+var gsChunk = 4096
+
+// gsLocal reports whether most of a graph's arcs join vertices near in number (within
+// gsChunk), from the arcs of 256 vertices spread evenly over the ids (at most 64 each): a road
+// graph in its file's order (road NE: 53% of its arcs; the sample, 54%), not a kron or urand
+// graph (0.8%, as random ids give).
+func gsLocal(off []int64, nb []uint32) bool {
+	n := len(off) - 1
+	var near, arcs int
+	for i := range 256 {
+		u := int(int64(i) * int64(n) / 256)
+		for _, v := range nb[off[u]:min(off[u+1], off[u]+64)] {
+			arcs++
+			if d := int(v) - u; d < gsChunk && d > -gsChunk {
+				near++
 			}
-			s += s1 + (s2 + s3)
-		}
-		for ; j < end; j++ {
-			s += *(*float32)(unsafe.Add(cfp, uintptr(*(*uint32)(unsafe.Add(nbp, j*4)))*4))
-		}
-		deg := int64(end - e)
-		e = end
-		if offp != nil {
-			deg = *(*int64)(unsafe.Add(offp, (i+1)*8)) - *(*int64)(unsafe.Add(offp, i*8))
-		}
-		x := c0 + d*s
-		old := sc[i]
-		dchange += abs32(x - old)
-		sum += float64(x)
-		sc[i] = x
-		if deg != 0 {
-			// a plain store (an atomic one is a locked XCHG on amd64): see raceBuild
-			*(*float32)(unsafe.Add(cfp, uintptr(lo+i)*4)) = x / float32(deg)
-		} else {
-			ddang += float64(x - old)
 		}
 	}
-	return float64(dchange), sum, ddang
+	return arcs > 0 && 4*near >= arcs
 }
 
-// gsPieceRace is gsPiece for the race detector's builds: indexed, with atomic loads and stores
-// of the contributions.
-func gsPieceRace(cf, sc []float32, toff, off []int64, tnb []uint32, lo, hi int, c0, d float32) (change, sum, ddang float64) {
-	e := toff[lo]
-	for i := lo; i < hi; i++ {
-		end := toff[i+1]
-		var s float32
-		for _, v := range tnb[e:end] {
-			s += loadF32(&cf[v])
-		}
-		deg := end - e
-		e = end
-		if off != nil {
-			deg = off[i+1] - off[i]
-		}
-		x := c0 + d*s
-		old := sc[i]
-		change += float64(abs32(x - old))
-		sum += float64(x)
-		sc[i] = x
-		if deg != 0 {
-			storeF32(&cf[i], x/float32(deg))
-		} else {
-			ddang += float64(x - old)
-		}
+// owners returns the sweep's blocks for split=blocked, nil otherwise (forRange's split).
+func (p *prState) owners(off []int64) *gsOwners {
+	if p.Res.Schedule.Split != engine.Blocked {
+		return nil
 	}
-	return change, sum, ddang
+	b := graph.SplitByArcs(off, max(1, min(p.Workers, (p.n+gsChunk-1)/gsChunk)))
+	return &gsOwners{bounds: b, next: make([]gsCursor, len(b)-1)}
 }
 
-func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+// sweep calls body(w, lo, hi) on pieces covering the vertices: from the owners when there are
+// some, else as forRange does.
+func (p *prState) sweep(o *gsOwners, body func(w, lo, hi int)) {
+	if o == nil {
+		p.forRange(p.n, gsChunk, 1, body)
+		return
+	}
+	k := len(o.next)
+	for b := range o.next {
+		o.next[b].at.Store(0)
+	}
+	c := int64(gsChunk)
+	p.parallel(k, func(w int) {
+		for i := range k {
+			b := (w + i) % k
+			end := int64(o.bounds[b+1])
+			for !p.stopped() {
+				lo := int64(o.bounds[b]) + (o.next[b].at.Add(1)-1)*c
+				if lo >= end {
+					break
+				}
+				body(w, int(lo), int(min(lo+c, end)))
+			}
+		}
+	})
+}

@@ -1,0 +1,47 @@
+package cpu_test
+
+import (
+	"testing"
+
+	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/cpu"
+	"github.com/gworkbench/gworkbench/engine/enginetest"
+)
+
+// TestPRGaussSeidel checks the Gauss-Seidel sweep against engine/ref on undirected graphs (the
+// lean sweep: isolated vertices, several components, a graph of isolated vertices only) and
+// directed ones, under each split: owned blocks (split=blocked, and auto on the road and grid
+// graphs) in pieces of 16 vertices, so that a block is many pieces and idle workers take
+// others', dynamic and cyclic. The ranks must also sum to 1, and split=auto must choose the
+// blocks on a local graph (a road network) and dynamic pieces on a kron graph.
+func TestPRGaussSeidel(t *testing.T) {
+	defer cpu.SetGSChunk(16)()
+	p := enginetest.Params(engine.PR)
+	kron, _, err := enginetest.Build(enginetest.Spec{Kind: "kron", Scale: 11, Degree: 8, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := append(moreGraphs(t), moreGraph{"kron11", kron})
+	for _, in := range inputs {
+		want, err := moreRun(t, "ref", in.g, engine.PR, p, "")
+		if err != nil {
+			t.Fatalf("%s ref: %v", in.name, err)
+		}
+		for _, sched := range []string{"", "workers=3", "workers=4 split=blocked", "workers=1", "workers=3 split=dynamic", "workers=2 split=cyclic chunk=5", "workers=5 chunk=7", "workers=5 split=blocked"} {
+			got, err := moreRun(t, "cpu", in.g, engine.PR, p, sched)
+			if err != nil {
+				t.Errorf("%s [%s]: %v", in.name, sched, err)
+				continue
+			}
+			if err := engine.Verify(in.g, got, want); err != nil {
+				t.Errorf("%s [%s]: %v", in.name, sched, err)
+			}
+			if d := got.Summary.RankSum - 1; d > 1e-6 || d < -1e-6 {
+				t.Errorf("%s [%s]: rank sum %v", in.name, sched, got.Summary.RankSum)
+			}
+			if want, ok := map[string]engine.Split{"road": engine.Blocked, "kron11": engine.Dynamic}[in.name]; ok && sched == "" && got.Schedule.Split != want {
+				t.Errorf("%s: split=auto resolved to %s, want %s", in.name, got.Schedule.Split, want)
+			}
+		}
+	}
+}
