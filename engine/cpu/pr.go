@@ -129,6 +129,9 @@ func runPR(ctx context.Context, r *Run) error {
 	if err != nil {
 		return err
 	}
+	if r.collect != nil {
+		return r.ctxErr(ctx) // the ranks come after the clock (pullGS)
+	}
 	r.Res.Rank = rank
 	if !p.haveSum {
 		clear(p.cnt)
