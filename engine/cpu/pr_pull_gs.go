@@ -227,9 +227,12 @@ var gsChunk = 4096
 // gsLocal reports whether most of a graph's arcs join vertices near in number (within
 // gsChunk), from the arcs of 256 vertices spread evenly over the ids (at most 64 each): a road
 // graph in its file's order (road NE: 53% of its arcs; the sample, 54%), not a kron or urand
-// graph (0.8%, as random ids give).
+// graph (0.8%, as random ids give). A graph of one piece has nothing to own.
 func gsLocal(off []int64, nb []uint32) bool {
 	n := len(off) - 1
+	if n <= gsChunk {
+		return false
+	}
 	var near, arcs int
 	for i := range 256 {
 		u := int(int64(i) * int64(n) / 256)
