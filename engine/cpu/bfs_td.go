@@ -1,6 +1,9 @@
 package cpu
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // BFS top-down (push) steps over a data-driven frontier: each frontier vertex claims its
 // unvisited out-neighbours for the next level (Beamer et al.'s top-down step, GAPBS bfs.cc
@@ -142,36 +145,77 @@ type tdClaimer struct {
 
 // run claims the unvisited out-neighbours of items for depth nd, appending them to buf, and
 // returns buf and the running totals of their out-degrees (scout) and of the edges scanned.
+// Runs of short lists (a road graph's every vertex) are gathered by gatherShort, a loop with
+// no call in it; a long list, or a full batch, comes back here. Gathered in this loop as they
+// once were, every vertex paid for the gather call that a long list needs: Go keeps no
+// register across a call, so the loop's dozen values were reloaded from the stack at every
+// vertex (road NE at 1 worker: ~177 instructions a frontier vertex, GAPBS's TDStep ~51).
 func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32, nd int32, buf []uint32, scout, scanned int64) ([]uint32, int64, int64) {
-	lastNb := int64(len(nb) - 1)
-	var touch int64
-	for i, v := range items {
+	for i := 0; ; {
+		var short int64
+		i, short = cl.gatherShort(items, i, off, nb, depth)
+		scanned += short
+		if i == len(items) {
+			break
+		}
+		if nbs := nb[off[items[i]]:off[items[i]+1]]; len(nbs) > tdShortList {
+			scanned += int64(len(nbs))
+			buf, scout = cl.gather(nbs, depth, nd, buf, scout)
+			i++
+		} else {
+			buf, scout = cl.claim(depth, nd, buf, scout) // no room for another short list
+		}
+	}
+	buf, scout = cl.claim(depth, nd, buf, scout)
+	return buf, scout, scanned
+}
+
+// gatherShort gathers the short lists (at most tdShortList vertices) of items[i:], inline,
+// until a long list or until the batch has no room for another short list; it returns where
+// it stopped and the edges it gathered.
+//
+// Offsets, neighbours and depths are read through pointers, without bounds checks: a CSR's
+// offsets lie within its neighbours and its neighbours below its vertex count (len(depth)),
+// and items are vertices. With the checks and the slices' lengths to hold, the loop had more
+// values than registers, and Go reloaded them from the stack at every arc.
+func (cl *tdClaimer) gatherShort(items []uint32, i int, off []int64, nb []uint32, depth []int32) (int, int64) {
+	_ = off[len(depth)] // n+1 offsets
+	if len(nb) == 0 {
+		return len(items), 0 // no arcs: nothing to gather
+	}
+	offp := unsafe.Pointer(unsafe.SliceData(off))
+	nbp := unsafe.Pointer(unsafe.SliceData(nb))
+	dp := unsafe.Pointer(unsafe.SliceData(depth))
+	last := uintptr(len(nb) - 1)
+	m := cl.m
+	var scanned, touch int64
+	for ; i < len(items) && m <= tdClaimBatch-tdShortList; i++ {
 		// Touch what later iterations read: the offsets 8 items on, and the first
 		// neighbours 4 on (their offsets touched 4 iterations ago), so that those misses
 		// overlap with this vertex's work (Go has no prefetch instruction).
 		if i+8 < len(items) {
-			touch ^= off[items[i+8]]
+			touch ^= *(*int64)(unsafe.Add(offp, uintptr(items[i+8])*8))
 		}
-		if i+4 < len(items) && lastNb >= 0 {
-			touch ^= int64(nb[min(off[items[i+4]], lastNb)])
+		if i+4 < len(items) {
+			a := min(uintptr(*(*int64)(unsafe.Add(offp, uintptr(items[i+4])*8))), last)
+			touch ^= int64(*(*uint32)(unsafe.Add(nbp, a*4)))
 		}
-		nbs := nb[off[v]:off[v+1]]
-		scanned += int64(len(nbs))
-		if m := cl.m; len(nbs) <= tdShortList && m <= tdClaimBatch-tdShortList {
-			// A short list (a road graph's every vertex) gathered here: gather's call and
-			// batching cost more than its few loads.
-			for _, u := range nbs {
-				cl.cand[m&(tdClaimBatch-1)] = u
-				m += int(uint32(atomic.LoadInt32(&depth[u])) >> 31) // 1 when unvisited
-			}
-			cl.m = m
-			continue
+		v := uintptr(items[i])
+		s := uintptr(*(*int64)(unsafe.Add(offp, v*8)))
+		e := uintptr(*(*int64)(unsafe.Add(offp, v*8+8)))
+		if e-s > tdShortList {
+			break
 		}
-		buf, scout = cl.gather(nbs, depth, nd, buf, scout)
+		scanned += int64(e - s)
+		for ; s < e; s++ {
+			u := *(*uint32)(unsafe.Add(nbp, s*4))
+			cl.cand[m&(tdClaimBatch-1)] = u
+			m += int(uint32(atomic.LoadInt32((*int32)(unsafe.Add(dp, uintptr(u)*4)))) >> 31) // 1 when unvisited
+		}
 	}
-	buf, scout = cl.claim(depth, nd, buf, scout)
+	cl.m = m
 	cl.touch ^= touch // keeps the touching loads
-	return buf, scout, scanned
+	return i, scanned
 }
 
 // gather keeps the unvisited vertices of nbs as candidates, claiming the batch whenever it
