@@ -144,10 +144,11 @@ func runBFS(ctx context.Context, r *Run) error {
 	// it replaces, without a second cache miss on Offsets. countReached turns them into
 	// engine.UnreachedDepth at the end.
 	b.depth = make([]int32, b.n)
-	off := g.Offsets
+	depth, off := b.depth, g.Offsets
 	r.forRange(b.n, 1<<14, 1, func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			b.depth[i] = int32(-1 - min(off[i+1]-off[i], 1<<30))
+		d, o := depth[lo:hi], off[lo:hi+1]
+		for i := range d {
+			d[i] = int32(-1 - min(o[i+1]-o[i], 1<<30))
 		}
 	})
 	b.depth[src] = 0
