@@ -79,25 +79,7 @@ func (b *bfsState) buBitmap(lo, hi int, nd, skip int32, c *counters) {
 		for j := range nw {
 			base := block + j<<6
 			dd := depth[base:min(base+64, hi)]
-			// First whether any of the 64 has something to look for (d < skip, so d-skip
-			// has its sign bit; no overflow: d >= -1-2^30): late steps of a long search
-			// (a road graph's last levels) find none in nearly every word, and this test
-			// costs an OR a vertex where the mask costs a shift and an OR.
-			var any0, any1 int32
-			for k := 0; k+1 < len(dd); k += 2 {
-				any0 |= dd[k] - skip
-				any1 |= dd[k+1] - skip
-			}
-			if len(dd)&1 != 0 {
-				any0 |= dd[len(dd)-1] - skip
-			}
-			var m uint64 // bit k: vertex base+k has something to look for
-			if any0|any1 < 0 {
-				for k, d := range dd {
-					m |= uint64(uint32(d-skip)>>31) << uint(k)
-				}
-			}
-			cand[j&(buBlockWords-1)] = m
+			cand[j&(buBlockWords-1)] = belowMask(dd, skip)
 		}
 		for j := range nw {
 			base := block + j<<6
@@ -189,4 +171,26 @@ func (b *bfsState) buBoolmap(lo, hi int, nd, skip int32, c *counters) {
 	c.a += awake
 	c.b += awakeEdges
 	c.c += scanned
+}
+
+// belowMaskGo is belowMask in Go: bit k of the mask is dd[k] < skip (len(dd) <= 64). First
+// whether any of them is below (d < skip, so d-skip has its sign bit; no overflow: d >=
+// -1-2^30): late steps of a long search (a road graph's last levels) find none in nearly every
+// word, and this test costs an OR a vertex where the mask costs a shift and an OR.
+func belowMaskGo(dd []int32, skip int32) uint64 {
+	var any0, any1 int32
+	for k := 0; k+1 < len(dd); k += 2 {
+		any0 |= dd[k] - skip
+		any1 |= dd[k+1] - skip
+	}
+	if len(dd)&1 != 0 {
+		any0 |= dd[len(dd)-1] - skip
+	}
+	var m uint64
+	if any0|any1 < 0 {
+		for k, d := range dd {
+			m |= uint64(uint32(d-skip)>>31) << uint(k)
+		}
+	}
+	return m
 }
