@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -362,37 +363,65 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 
 // pushPiece pushes from the vertices f (level nd-1), writes their successor marks into succ,
 // and appends the vertices it claims for level nd to buf; it returns buf, how many it claimed
-// and the arcs it scanned. The arcs of the vertex 4 on are prefetched (its offsets were
-// prefetched when it was claimed): a load would make the compare-and-swaps wait for it.
+// and the arcs it scanned. The offsets of the vertex 12 on and the arcs of the vertex 4 on are
+// prefetched: a load would make the compare-and-swaps wait for it. No call in the loop over a
+// vertex's arcs (a prefetch of a claimed vertex's offsets was one): Go keeps no register across
+// a call, and the loop's values then lived on the stack.
+//
+// Offsets, arcs, depths and path counts are read through pointers, without bounds checks (a
+// CSR's offsets lie within its arcs, its arcs below its vertex count, and f holds vertices):
+// with the checks and the slices' lengths to keep, the loop held more values than registers,
+// and Go reloaded them from the stack at every arc (road NE at 1 worker: ~210 instructions a
+// vertex, GAPBS's whole Brandes ~170).
 func (b *bcRun) pushPiece(f, succ []uint32, nd int32, buf []uint32) ([]uint32, int64, int64) {
 	off, nbs, depth, sigma := b.g.Offsets, b.g.Neighbors, b.depth, b.sigma
 	succ = succ[:len(f)]
+	_, _ = off[len(depth)], sigma[len(depth)-1]
+	if len(nbs) == 0 {
+		clear(succ) // no arcs: nothing to push
+		return buf, 0, 0
+	}
+	offp := unsafe.Pointer(unsafe.SliceData(off))
+	nbp := unsafe.Pointer(unsafe.SliceData(nbs))
+	dp := unsafe.Pointer(unsafe.SliceData(depth))
+	sp := unsafe.Pointer(unsafe.SliceData(sigma))
+	last := uintptr(len(nbs) - 1)
 	var claimed, scanned int64
-	last := int64(len(nbs) - 1)
 	for i, u := range f {
-		if i+4 < len(f) && last >= 0 {
-			prefetch(unsafe.Pointer(&nbs[min(off[f[i+4]], last)]))
+		if i+12 < len(f) {
+			a := min(uintptr(*(*int64)(unsafe.Add(offp, uintptr(f[i+4])*8))), last)
+			prefetch2(unsafe.Add(offp, uintptr(f[i+12])*8), unsafe.Add(nbp, a*4))
+		} else if i+4 < len(f) {
+			a := min(uintptr(*(*int64)(unsafe.Add(offp, uintptr(f[i+4])*8))), last)
+			prefetch(unsafe.Add(nbp, a*4))
 		}
-		su := sigma[u]
-		nb := nbs[off[u]:off[u+1]]
-		scanned += int64(len(nb))
+		su := *(*float64)(unsafe.Add(sp, uintptr(u)*8))
+		s := uintptr(*(*int64)(unsafe.Add(offp, uintptr(u)*8)))
+		e := uintptr(*(*int64)(unsafe.Add(offp, uintptr(u)*8+8)))
+		scanned += int64(e - s)
+		// Room for every arc's vertex, so that the loop's append never grows buf: a call there
+		// would cost the loop its registers.
+		buf = slices.Grow(buf, int(e-s))
 		var m uint32
-		for j, v := range nb {
-			dv := atomic.LoadInt32(&depth[v])
+		for j := s; j < e; j++ {
+			v := uintptr(*(*uint32)(unsafe.Add(nbp, j*4)))
+			pd := (*int32)(unsafe.Add(dp, v*4))
+			dv := atomic.LoadInt32(pd)
 			if dv < 0 {
-				if atomic.CompareAndSwapInt32(&depth[v], -1, nd) {
+				if atomic.CompareAndSwapInt32(pd, -1, nd) {
 					claimed++
-					buf = append(buf, v)
-					prefetch(unsafe.Pointer(&off[v])) // for the next step, which pushes from v
+					n := len(buf)
+					buf = buf[:n+1]
+					buf[n] = uint32(v)
 				}
 				dv = nd
 			}
 			if dv == nd {
-				atomicAddFloat64(&sigma[v], su)
-				m |= 1 << (uint(j) & 31)
+				atomicAddFloat64((*float64)(unsafe.Add(sp, v*8)), su)
+				m |= 1 << ((j - s) & 31)
 			}
 		}
-		if len(nb) >= 32 {
+		if e-s >= 32 {
 			m = bcSuccAll
 		}
 		succ[i] = m

@@ -86,3 +86,11 @@ nnext:
 	JNE nloop
 ndone:
 	RET
+
+// func prefetch2(p, q unsafe.Pointer)
+TEXT ·prefetch2(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ q+8(FP), BX
+	PREFETCHT0 (AX)
+	PREFETCHT0 (BX)
+	RET
