@@ -58,9 +58,10 @@ type bfsState struct {
 	visited  bitmap // claimBit's claims; cull's filter
 
 	cur, next   *segQueue
-	front, nmap bitmap   // frontier bitmaps (pull, frontier=bitmap)
-	maps        *bfsMaps // where front and nmap come from, pooled
-	bfront, bnx boolmap  // frontier boolmaps (frontier=boolmap)
+	cursors     []segCursor // tdQueue's, one a segment
+	front, nmap bitmap      // frontier bitmaps (pull, frontier=bitmap)
+	maps        *bfsMaps    // where front and nmap come from, pooled
+	bfront, bnx boolmap     // frontier boolmaps (frontier=boolmap)
 	cnt         []counters
 }
 

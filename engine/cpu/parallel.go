@@ -107,17 +107,8 @@ func (r *Run) forRangeThen(n, grain, align int, body func(w, lo, hi int), then f
 		chunk = (chunk + align - 1) / align * align
 	}
 	workers := r.Workers
-	if workers > 1 && then == nil {
-		serialBelow := r.serialBelow()
-		switch {
-		case n <= chunk || n < serialBelow && r.Req.Schedule.Chunk <= 0:
-			workers = 1 // too little work to share
-		case r.Req.Schedule.Chunk <= 0:
-			// a worker a piece, and at least serialBelow items a worker past the second: at
-			// 16 workers a road level of a few hundred vertices woke a dozen workers, each
-			// costing more than its piece saves
-			workers = min(workers, (n+chunk-1)/chunk, max(2, n/serialBelow))
-		}
+	if then == nil {
+		workers = r.loopWorkers(n, chunk)
 	}
 	done := func(w int) {
 		if then != nil && !r.stopped() {
@@ -160,6 +151,24 @@ func (r *Run) pieces(w, workers, n, chunk, align int, next *atomic.Int64, body f
 			body(lo, min(lo+chunk, n))
 		}
 	}
+}
+
+// loopWorkers is how many of the run's workers a loop of n items in pieces of chunk gets: one
+// when the loop is too small to share, else a worker a piece and at least serialBelow items a
+// worker past the second (with chunk=auto): at 16 workers a road level of a few hundred
+// vertices woke a dozen workers, each costing more than its piece saves.
+func (r *Run) loopWorkers(n, chunk int) int {
+	workers := r.Workers
+	if workers > 1 {
+		serialBelow := r.serialBelow()
+		switch {
+		case n <= chunk || n < serialBelow && r.Req.Schedule.Chunk <= 0:
+			workers = 1 // too little work to share
+		case r.Req.Schedule.Chunk <= 0:
+			workers = min(workers, (n+chunk-1)/chunk, max(2, n/serialBelow))
+		}
+	}
+	return workers
 }
 
 func roundUp(x, a, limit int) int { return min((x+a-1)/a*a, limit) }
