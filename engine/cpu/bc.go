@@ -376,7 +376,7 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 func (b *bcRun) pushPiece(f, succ []uint32, nd int32, buf []uint32) ([]uint32, int64, int64) {
 	off, nbs, depth, sigma := b.g.Offsets, b.g.Neighbors, b.depth, b.sigma
 	succ = succ[:len(f)]
-	_, _ = off[len(depth)], sigma[len(depth)-1]
+	_, _ = off[:len(depth)+1], sigma[:len(depth)] // (slicing checks, loading nothing)
 	if len(nbs) == 0 {
 		clear(succ) // no arcs: nothing to push
 		return buf, 0, 0

@@ -220,7 +220,7 @@ func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32
 // and items are vertices. With the checks and the slices' lengths to hold, the loop had more
 // values than registers, and Go reloaded them from the stack at every arc.
 func (cl *tdClaimer) gatherShort(items []uint32, i int, off []int64, nb []uint32, depth []int32) (int, int64) {
-	_ = off[len(depth)] // n+1 offsets
+	_ = off[:len(depth)+1] // n+1 offsets (slicing checks, loading nothing)
 	if len(nb) == 0 {
 		return len(items), 0 // no arcs: nothing to gather
 	}
