@@ -268,23 +268,14 @@ func (p *deltaRegion) emit() {
 // as it would be without the hub phase).
 func (s *ssspState) relaxHubPiece(all []uint32, start []int64, lo, hi int, ring *binRing, c *counters) {
 	g := s.g
-	off, nb, ws, dist := g.Offsets, g.Neighbors, g.Weights, s.dist
+	off, dist := g.Offsets, s.dist
 	i, _ := slices.BinarySearch(start, int64(lo)+1)
 	for i--; lo < hi; i++ {
 		u := all[i]
 		a, b := off[u]+int64(lo)-start[i], off[u]+min(int64(hi), start[i+1])-start[i]
 		du := int64(atomic.LoadInt32(&dist[u]))
 		c.b += b - a
-		for k := a; k < b; k++ {
-			wt := int64(ws[k])
-			if wt < 0 {
-				s.neg.Store(true)
-				continue
-			}
-			if s.relaxArc(nb[k], min(du+wt, infDist-1), ring) {
-				c.c++
-			}
-		}
+		c.c += s.relaxArcs(a, b, du, ring)
 		lo = int(start[i+1])
 	}
 }
