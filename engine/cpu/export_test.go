@@ -47,3 +47,12 @@ func SetGSChunk(n int) (restore func()) {
 	gsChunk = n
 	return func() { gsChunk = old }
 }
+
+// SetGSFourSums sets whether the lean Gauss-Seidel sweep sums many arcs in four sums (on Intel
+// processors by default), so that the tests run both ways on any machine; it returns the
+// function that restores the default.
+func SetGSFourSums(on bool) (restore func()) {
+	old := gsFourSums
+	gsFourSums = on
+	return func() { gsFourSums = old }
+}

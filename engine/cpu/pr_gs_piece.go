@@ -19,7 +19,9 @@ import (
 // 2^-23 of it, against an L1 tolerance summed over all vertices). GAPBS's PageRankPullGS, and
 // gsPiece, read and write a score array besides the contributions: 8 of the ~30 bytes a road
 // graph's vertex moves a sweep (an offset, 2.5 neighbours, a contribution, a score).
-func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32) (change, sum float64) {
+//
+// With four (gsFourSums), a vertex of 8 arcs or more sums them in four sums, else in one.
+func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, four bool) (change, sum float64) {
 	if raceBuild {
 		return gsLeanRace(cf, off, nb, lo, hi, c0, d)
 	}
@@ -40,7 +42,7 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32) (
 		}
 		var s float32 // gsPiece's gather (a function would not be inlined)
 		j, end := uintptr(e), uintptr(end)
-		if end-j >= 8 {
+		if four && end-j >= 8 {
 			var s1, s2, s3 float32
 			for ; j+4 <= end; j += 4 {
 				q := (*[4]uint32)(unsafe.Add(nbp, j*4))
@@ -65,6 +67,14 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32) (
 	}
 	return float64(dchange), sum
 }
+
+// gsFourSums is whether gsLean sums a vertex's many arcs in four sums (on Intel processors)
+// or in one (on AMD's). One in-process sweep at one thread on the 2-core AMD machine (best of
+// 12, interleaved): urand20 40.5 ms with one sum against 52.5 with four, kron20 42.6-46.0
+// against 46.9-49.3, road NE the same (few vertices have 8 arcs). The four sums, with which
+// the sweep ran kron20 and urand20 faster than GAPBS's one on the 16-core Intel host (16
+// workers), stay there: one was not measured there.
+var gsFourSums = !amdCPU()
 
 // gsLeanRace is gsLean for the race detector's builds: indexed, with atomic loads and stores
 // of the contributions.

@@ -97,7 +97,7 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 		clear(p.cnt)
 		if lean {
 			p.sweep(own, func(w, lo, hi int) {
-				change, sum := gsLean(contrib, toff, tnb, lo, hi, float32(cst), float32(d))
+				change, sum := gsLean(contrib, toff, tnb, lo, hi, float32(cst), float32(d), gsFourSums)
 				p.cnt[w].a += change
 				p.cnt[w].b += sum
 			})

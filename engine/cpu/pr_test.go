@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -13,8 +14,18 @@ import (
 // directed ones, under each split: owned blocks (split=blocked, and auto on the road and grid
 // graphs) in pieces of 16 vertices, so that a block is many pieces and idle workers take
 // others', dynamic and cyclic. The ranks must also sum to 1, and split=auto must choose the
-// blocks on a local graph (a road network) and dynamic pieces on a kron graph.
+// blocks on a local graph (a road network) and dynamic pieces on a kron graph. The lean sweep
+// runs with one sum a vertex and with four (gsFourSums, chosen by processor).
 func TestPRGaussSeidel(t *testing.T) {
+	for _, four := range []bool{false, true} {
+		t.Run(fmt.Sprintf("four=%v", four), func(t *testing.T) {
+			defer cpu.SetGSFourSums(four)()
+			prGaussSeidel(t)
+		})
+	}
+}
+
+func prGaussSeidel(t *testing.T) {
 	defer cpu.SetGSChunk(16)()
 	p := enginetest.Params(engine.PR)
 	kron, _, err := enginetest.Build(enginetest.Spec{Kind: "kron", Scale: 11, Degree: 8, Seed: 3})
