@@ -371,8 +371,7 @@ func (b *bcRun) push(d int32) (found, outEdges, scanned int64) {
 // Offsets, arcs, depths and path counts are read through pointers, without bounds checks (a
 // CSR's offsets lie within its arcs, its arcs below its vertex count, and f holds vertices):
 // with the checks and the slices' lengths to keep, the loop held more values than registers,
-// and Go reloaded them from the stack at every arc (road NE at 1 worker: ~210 instructions a
-// vertex, GAPBS's whole Brandes ~170).
+// and Go reloaded them from the stack at every arc (docs/cpu-notes.md).
 func (b *bcRun) pushPiece(f, succ []uint32, nd int32, buf []uint32) ([]uint32, int64, int64) {
 	off, nbs, depth, sigma := b.g.Offsets, b.g.Neighbors, b.depth, b.sigma
 	succ = succ[:len(f)]

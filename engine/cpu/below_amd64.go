@@ -17,8 +17,8 @@ var haveAVX2 = cpu.X86.HasAVX2
 
 // belowMask returns the mask of the depths in dd (at most 64) below skip: bit k is dd[k] <
 // skip. A bottom-up step builds one for every 64 vertices of every step, and in Go a vertex
-// cost a load, a compare and a shift into the mask: on kron20 the masks were a third of the
-// step's instructions (callgrind). A whole word of depths goes to AVX2 where the processor has
+// cost a load, a compare and a shift into the mask, a third of a kron graph's bottom-up step
+// (docs/cpu-notes.md). A whole word of depths goes to AVX2 where the processor has
 // it (the race detector's builds keep the Go loop: it cannot see the assembly's loads).
 func belowMask(dd []int32, skip int32) uint64 {
 	if len(dd) == 64 && haveAVX2 && !raceBuild {

@@ -21,8 +21,7 @@ import (
 // whose neighbours' depths it read and swapped then, so that those lines are in its core's
 // cache (a road graph's wavefront: neighbours of neighbours are mostly the same lines). Taking
 // pieces from one shared counter over the whole queue, a worker read lines another core had just
-// swapped: road NE at 2 workers on the 16-core host spent 1.6x the CPU time of 1 worker in the
-// gather and 2.6x in the claims, and ran no faster than 1 worker.
+// swapped, and two workers ran a road graph no faster than one (docs/cpu-notes.md).
 func (b *bfsState) tdQueue(level int32) bfsStats {
 	off, nb := b.g.Offsets, b.g.Neighbors
 	nd := level + 1
@@ -190,7 +189,7 @@ type tdClaimer struct {
 // no call in it; a long list, or a full batch, comes back here. Gathered in this loop as they
 // once were, every vertex paid for the gather call that a long list needs: Go keeps no
 // register across a call, so the loop's dozen values were reloaded from the stack at every
-// vertex (road NE at 1 worker: ~177 instructions a frontier vertex, GAPBS's TDStep ~51).
+// vertex, several times GAPBS's instructions a vertex (docs/cpu-notes.md).
 func (cl *tdClaimer) run(items []uint32, off []int64, nb []uint32, depth []int32, nd int32, buf []uint32, scout, scanned int64) ([]uint32, int64, int64) {
 	for i := 0; ; {
 		var short int64
