@@ -228,8 +228,13 @@ __device__ void async_traverse(const AsyncArgs& a) {
             atomicAdd(&lp, 1);
         }
         __threadfence_block();
+        // The slot may still hold the entry of a lap before, whose reader is late (ring entries
+        // bound the vertices queued at once, not how far the tail runs ahead of a slow reader):
+        // the entry goes in only once that one is taken, never over it.
         u32 q = atomicAdd(&qtail, 1u);
-        ((volatile Slot*)ring)[q & (cap - 1)] = (Slot)lw;
+        Slot* slot = &ring[q & (cap - 1)];
+        while (atomicCAS(slot, EMPTY, (Slot)lw) != EMPTY && !stopped(a)) {
+        }
     };
     // defer folds a deferred value into the window's smallest (the block's, and the grid's
     // when it is lower than the block's).
@@ -418,11 +423,19 @@ __device__ void async_traverse(const AsyncArgs& a) {
             if (n == 0) break;
             u32 arcs = 0;
             if (lane < n) {
-                volatile Slot* slot = &ring[(h + lane) & (cap - 1)];
+                // Take an entry from this slot: any lap's, since every entry is one vertex to
+                // relax (a reader of a later lap may take it first, and this one the next); the
+                // compare-and-swap takes each entry once.
+                Slot* slot = &ring[(h + lane) & (cap - 1)];
                 u32 v;
-                while ((v = *slot) == EMPTY && !stopped(a)) {
+                for (;;) {
+                    v = *(volatile Slot*)slot;
+                    if (v == EMPTY) {
+                        if (stopped(a)) break;
+                    } else if (atomicCAS(slot, (Slot)v, EMPTY) == (Slot)v) {
+                        break;
+                    }
                 }
-                *slot = EMPTY;
                 u32 b = 0, e = 0;
                 int d = INF_DIST;
                 if (v != EMPTY) {  // else stopped by the watchdog: nothing to relax
