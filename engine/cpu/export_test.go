@@ -1,5 +1,10 @@
 package cpu
 
+import (
+	"reflect"
+	"strings"
+)
+
 // SSSPHubArcs exports ssspHubArcs to the tests: a graph must have vertices of that many arcs
 // for delta-stepping's hub split to run.
 const SSSPHubArcs = ssspHubArcs
@@ -55,4 +60,24 @@ func SetGSFourSums(on bool) (restore func()) {
 	old := gsFourSums
 	gsFourSums = on
 	return func() { gsFourSums = old }
+}
+
+// SetRelaxAsm sets whether delta-stepping relaxes in assembly where it can (amd64, no race
+// detector), so that the tests run both the assembly and the Go loops; it returns the
+// function that restores the default.
+func SetRelaxAsm(on bool) (restore func()) {
+	old := relaxAsm
+	relaxAsm = on && haveRelaxAsm
+	return func() { relaxAsm = old }
+}
+
+// RelaxKernelOffsets returns the offset of each field of relaxKernel by its name in upper
+// case, as the assembly names them (K_OFF .. K_DU in sssp_kernel_amd64.s).
+func RelaxKernelOffsets() map[string]uintptr {
+	t := reflect.TypeFor[relaxKernel]()
+	m := map[string]uintptr{}
+	for i := range t.NumField() {
+		m[strings.ToUpper(t.Field(i).Name)] = t.Field(i).Offset
+	}
+	return m
 }

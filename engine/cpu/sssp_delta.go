@@ -168,7 +168,13 @@ func (s *ssspState) relaxArcs(lo, hi, du int64, ring *binRing) (pushed int64) {
 // long lists get none of the later stages: prefetching the first 32 neighbours' distances of
 // every popped vertex, a block's 256 lines at once on urand20, cost more than the misses it
 // saved (urand20 at 16 workers on the Intel host: 70 ms against 58 without that stage).
+// On amd64 (without the race detector) relaxItemsKernel runs this loop, the pipeline and the
+// arcs in assembly; the Go loops here are the other processors' and the tests' (SetRelaxAsm).
 func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {
+	if relaxAsm {
+		s.relaxItemsKernel(items, floor, ring, c, hub)
+		return
+	}
 	g := s.g
 	po, pn, pw, pd := unsafe.SliceData(g.Offsets), unsafe.SliceData(g.Neighbors), unsafe.SliceData(g.Weights), unsafe.SliceData(s.dist)
 	const B = ssspPrefetchBlock

@@ -269,13 +269,25 @@ func (p *deltaRegion) emit() {
 func (s *ssspState) relaxHubPiece(all []uint32, start []int64, lo, hi int, ring *binRing, c *counters) {
 	g := s.g
 	off, dist := g.Offsets, s.dist
+	var k relaxKernel
+	if relaxAsm {
+		k = s.newKernel(ring, 0, false)
+	}
 	i, _ := slices.BinarySearch(start, int64(lo)+1)
 	for i--; lo < hi; i++ {
 		u := all[i]
 		a, b := off[u]+int64(lo)-start[i], off[u]+min(int64(hi), start[i+1])-start[i]
 		du := int64(atomic.LoadInt32(&dist[u]))
 		c.b += b - a
-		c.c += s.relaxArcs(a, b, du, ring)
+		if relaxAsm {
+			s.relaxArcsKernel(a, b, du, ring, &k)
+		} else {
+			c.c += s.relaxArcs(a, b, du, ring)
+		}
 		lo = int(start[i+1])
+	}
+	c.c += k.pushed
+	if k.neg != 0 {
+		s.neg.Store(true)
 	}
 }

@@ -1,7 +1,10 @@
 package cpu_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/engine"
@@ -155,4 +158,84 @@ func TestBucketDiv(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRelaxKernelLayout checks that the assembly's offsets of relaxKernel's fields (its K_
+// constants) are the Go struct's.
+func TestRelaxKernelLayout(t *testing.T) {
+	src, err := os.ReadFile("sssp_kernel_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := cpu.RelaxKernelOffsets()
+	seen := 0
+	for _, line := range strings.Split(string(src), "\n") {
+		var name string
+		var off uintptr
+		if n, _ := fmt.Sscanf(line, "#define K_%s %d", &name, &off); n != 2 {
+			continue
+		}
+		seen++
+		if got, ok := fields[name]; !ok || got != off {
+			t.Errorf("K_%s is %d in the assembly, the field's offset is %d (present: %v)", name, off, got, ok)
+		}
+	}
+	if seen != len(fields) {
+		t.Errorf("the assembly defines %d offsets, relaxKernel has %d fields", seen, len(fields))
+	}
+}
+
+// TestSSSPKernel runs delta-stepping with the relaxation in Go and in assembly (where this
+// machine has it) against the reference: the small graphs of moreGraphs, farPath (buckets
+// beyond the ring: appends the assembly leaves to Go), kron with hubs (the hub phase's arcs),
+// weights that saturate a distance, and a negative weight on a short list, a long one and a
+// hub's, which must fail the run.
+func TestSSSPKernel(t *testing.T) {
+	for _, asm := range []bool{false, true} {
+		restore := cpu.SetRelaxAsm(asm)
+		scheds := []string{"workers=1", "workers=3 chunk=1", "workers=4 delta=1", "workers=2 delta=1000000"}
+		moreCheck(t, engine.SSSP, engine.DefaultParams(), scheds)
+		for _, g := range []*graph.CSR{farPath(40, false), lateStar(cpu.SSSPHubArcs+5, 12, false)} {
+			p := engine.DefaultParams()
+			p.Src = 0
+			want, err := moreRun(t, "ref", g, engine.SSSP, p, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sched := range scheds {
+				got, err := moreRun(t, "cpu", g, engine.SSSP, p, sched)
+				if err == nil {
+					err = engine.Verify(g, got, want)
+				}
+				if err != nil {
+					t.Errorf("asm=%v [%s]: %v", asm, sched, err)
+				}
+			}
+		}
+		enginetest.DistOverflow(t, "cpu")
+		for _, arms := range []int{3, 20, cpu.SSSPHubArcs + 1} {
+			g := negStar(arms)
+			p := engine.DefaultParams()
+			p.Src = 0
+			for _, sched := range []string{"workers=1", "workers=2"} {
+				if _, err := moreRun(t, "cpu", g, engine.SSSP, p, sched); err == nil || !strings.Contains(err.Error(), "negative") {
+					t.Errorf("asm=%v, a negative weight among %d arcs [%s]: got %v, want the negative weight's error", asm, arms, sched, err)
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// negStar is a star of centre 1, reached from 0, whose last arm weighs -1.
+func negStar(arms int) *graph.CSR {
+	edges := []loader.Edge{{U: 0, V: 1, W: 4}}
+	for a := 0; a < arms; a++ {
+		w := int32(1 + a%9)
+		if a == arms-1 {
+			w = -1
+		}
+		edges = append(edges, loader.Edge{U: 1, V: uint32(2 + a), W: w})
+	}
+	return enginetest.FromEdges(arms+2, edges, true, true)
 }
