@@ -69,19 +69,22 @@ func (k *relaxKernel) slowPush(ring *binRing) {
 	k.setRing(ring)
 }
 
-// relaxItemsKernel is relaxItemsFast by relaxItemsAsm: the same pipeline of prefetches, a
-// vertex at a time instead of a block, and the same counts. Go takes over where the assembly
-// stops: a hub (set aside for the hub phase), or an improved vertex whose bin must grow (the
-// rest of its vertex's arcs then by relaxArcsKernel).
+// relaxItemsKernel is relaxItemsFast by relaxItemsAsm, a vertex at a time instead of a block,
+// with the same counts and the pipeline's first two stages only (offsets and distances 24
+// vertices on, first arcs 16 on): the neighbours' distances of short lists, which the Go loop
+// prefetches, cost the assembly more than they saved on the GPU machine's Intel host (16
+// workers, two calls: road NE 0.85-0.89 of GAPBS's time without that stage, 0.94-0.95 with it;
+// kron20 0.70-0.73 against 0.74-0.75; urand20 0.72-0.73 against 0.74-0.79), and did not matter
+// on this 2-core AMD machine. Go takes over where the assembly stops: a hub (set aside for the
+// hub phase), or an improved vertex whose bin must grow (the rest of its vertex's arcs then by
+// relaxArcsKernel).
 func (s *ssspState) relaxItemsKernel(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {
 	k := s.newKernel(ring, floor, hub != nil)
-	g := s.g
-	po, pn, pw, pd := unsafe.SliceData(g.Offsets), unsafe.SliceData(g.Neighbors), unsafe.SliceData(g.Weights), unsafe.SliceData(s.dist)
+	po, pn, pw, pd := k.off, k.nb, k.ws, k.dist
 	const B = ssspPrefetchBlock
 	n := len(items)
 	prefetchVerts(items[:min(3*B, n)], po, pd)
 	prefetchArcs(items[:min(2*B, n)], po, pn, pw, pd, floor)
-	prefetchNbrDist(items[:min(B, n)], po, pn, pd, floor, ssspShortList)
 	for i := 0; i < n; i++ {
 		i += relaxItemsAsm(items[i:], &k)
 		switch {

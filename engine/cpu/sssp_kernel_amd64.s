@@ -106,10 +106,10 @@ aslow:
 
 // func relaxItemsAsm(items []uint32, k *relaxKernel) int
 //
-// For the vertex at SI, the pipeline first prefetches: the offsets and distance of the vertex
-// 24 on; the first arc of the one 16 on, unless stale; the neighbours' distances of the one 8
-// on, unless stale or of more than 8 arcs. It then relaxes the vertex, unless stale, or stops
-// (K_STOP 2) at a vertex of K_HUBARCS arcs or more; K_STOP 1 is a slow append (ARCS).
+// For the vertex at SI, the pipeline first prefetches the offsets and distance of the vertex
+// 24 on and the first arc of the one 16 on, unless stale. It then relaxes the vertex, unless
+// stale, or stops (K_STOP 2) at a vertex of K_HUBARCS arcs or more; K_STOP 1 is a slow append
+// (ARCS).
 TEXT ·relaxItemsAsm(SB), NOSPLIT, $0-40
 	MOVQ items_base+0(FP), SI
 	MOVQ items_len+8(FP), DI
@@ -134,37 +134,14 @@ parcs:
 	// the first arc of the vertex 16 on, unless stale
 	LEAQ 64(SI), AX
 	CMPQ AX, DI
-	JAE pnbrs
-	MOVL (AX), CX
-	MOVLQSX (R11)(CX*4), BX
-	CMPQ BX, K_FLOOR(R14)
-	JLT pnbrs
-	MOVQ (R8)(CX*8), BX
-	PREFETCHT0 (R9)(BX*4)
-	PREFETCHT0 (R10)(BX*4)
-pnbrs:
-	// the neighbours' distances of the vertex 8 on, unless stale or of more than 8 arcs
-	LEAQ 32(SI), AX
-	CMPQ AX, DI
 	JAE relax
 	MOVL (AX), CX
 	MOVLQSX (R11)(CX*4), BX
 	CMPQ BX, K_FLOOR(R14)
 	JLT relax
-	MOVQ (R8)(CX*8), DX
-	MOVQ 8(R8)(CX*8), BX
-	MOVQ BX, AX
-	SUBQ DX, AX
-	CMPQ AX, $8
-	JGT relax
-	CMPQ DX, BX
-	JGE relax
-pnbr:
-	MOVL (R9)(DX*4), AX
-	PREFETCHT0 (R11)(AX*4)
-	INCQ DX
-	CMPQ DX, BX
-	JLT pnbr
+	MOVQ (R8)(CX*8), BX
+	PREFETCHT0 (R9)(BX*4)
+	PREFETCHT0 (R10)(BX*4)
 relax:
 	MOVL (SI), CX
 	MOVLQSX (R11)(CX*4), R13
