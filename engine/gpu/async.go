@@ -127,12 +127,6 @@ func resolveAsync(r *run, s *engine.Schedule, a engine.Algorithm) (bool, error) 
 	return true, nil
 }
 
-// asyncRingSlack is how many ring entries a block has beyond its range's vertices. The ring
-// holds a queued vertex once, so per entries are enough for it to be correct (kernels/async.cu,
-// push); the slack keeps a producer from waiting for a slot whose reader of the lap before is
-// late. A variable, so that a test can run the ring with none.
-var asyncRingSlack = asyncThreads
-
 // asyncDelta is SSSP's window under method=async: asyncDeltaFactor times the mean weight
 // (sampled), asyncBFSWindow on an unweighted graph.
 func asyncDelta(r *run) int {
@@ -152,7 +146,7 @@ func asyncShape(n, sms, shOptin int) (per, ring, shmem int, ok bool) {
 	}
 	per = (n + sms - 1) / sms
 	ring = 1
-	for ring < per+asyncRingSlack {
+	for ring < per+asyncThreads {
 		ring <<= 1
 	}
 	shmem = asyncShared(per, ring, 4, 0, false)

@@ -55,12 +55,3 @@ func SetSSSPBigStep(n int64) int64 {
 	ssspBigStep = n
 	return was
 }
-
-// SetAsyncRingSlack sets the ring entries method=async's blocks have beyond their ranges'
-// vertices (asyncRingSlack), and returns the previous setting: zero makes the ring's slots
-// go round as often as the ranges allow.
-func SetAsyncRingSlack(n int) int {
-	was := asyncRingSlack
-	asyncRingSlack = n
-	return was
-}

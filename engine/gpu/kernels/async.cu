@@ -228,13 +228,8 @@ __device__ void async_traverse(const AsyncArgs& a) {
             atomicAdd(&lp, 1);
         }
         __threadfence_block();
-        // The slot may still hold the entry of a lap before, whose reader is late (ring entries
-        // bound the vertices queued at once, not how far the tail runs ahead of a slow reader):
-        // the entry goes in only once that one is taken, never over it.
         u32 q = atomicAdd(&qtail, 1u);
-        Slot* slot = &ring[q & (cap - 1)];
-        while (atomicCAS(slot, EMPTY, (Slot)lw) != EMPTY && !stopped(a)) {
-        }
+        ((volatile Slot*)ring)[q & (cap - 1)] = (Slot)lw;
     };
     // defer folds a deferred value into the window's smallest (the block's, and the grid's
     // when it is lower than the block's).
@@ -357,7 +352,7 @@ __device__ void async_traverse(const AsyncArgs& a) {
                 for (u32 idle = 0;; idle++) {
                     h = ldvu(&ohead);
                     u32 tl = ldvu(&otail);
-                    if (tl != h) {
+                    if ((int)(tl - h) > 0) {  // as the workers' ring below
                         n = min(tl - h, 32u);
                         break;
                     }
@@ -407,9 +402,14 @@ __device__ void async_traverse(const AsyncArgs& a) {
             u32 h = 0, n = 0;
             if (lane == 0) {
                 for (u32 idle = 0;; idle++) {
+                    // The two loads may be reordered (they are to different words, and the
+                    // compiler does issue the tail's first), so the tail can be older than the
+                    // head read with it: only a tail ahead of the head has entries to take. A
+                    // head moved past the tail would hand out slots nobody fills, and the run
+                    // would hang (docs/gpu-notes.md).
                     h = ldvu(&qhead);
                     u32 tl = ldvu(&qtail);
-                    if (tl != h) {
+                    if ((int)(tl - h) > 0) {
                         n = min(tl - h, 32u);
                         if (atomicCAS(&qhead, h, h + n) == h) break;
                         continue;
@@ -423,19 +423,11 @@ __device__ void async_traverse(const AsyncArgs& a) {
             if (n == 0) break;
             u32 arcs = 0;
             if (lane < n) {
-                // Take an entry from this slot: any lap's, since every entry is one vertex to
-                // relax (a reader of a later lap may take it first, and this one the next); the
-                // compare-and-swap takes each entry once.
-                Slot* slot = &ring[(h + lane) & (cap - 1)];
+                volatile Slot* slot = &ring[(h + lane) & (cap - 1)];
                 u32 v;
-                for (;;) {
-                    v = *(volatile Slot*)slot;
-                    if (v == EMPTY) {
-                        if (stopped(a)) break;
-                    } else if (atomicCAS(slot, (Slot)v, EMPTY) == (Slot)v) {
-                        break;
-                    }
+                while ((v = *slot) == EMPTY && !stopped(a)) {
                 }
+                *slot = EMPTY;
                 u32 b = 0, e = 0;
                 int d = INF_DIST;
                 if (v != EMPTY) {  // else stopped by the watchdog: nothing to relax
