@@ -81,3 +81,11 @@ func RelaxKernelOffsets() map[string]uintptr {
 	}
 	return m
 }
+
+// SetGSAsm sets whether the lean Gauss-Seidel sweep runs its assembly loop (where there is
+// one) or the Go loop, and returns the function that restores the default.
+func SetGSAsm(on bool) (restore func()) {
+	old := gsAsm
+	gsAsm = on
+	return func() { gsAsm = old }
+}

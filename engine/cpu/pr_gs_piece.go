@@ -26,10 +26,14 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, f
 		return gsLeanRace(cf, off, nb, lo, hi, c0, d)
 	}
 	ends := off[lo+1 : hi+1]
-	if len(ends) > 0 {
-		_ = nb[off[lo]:ends[len(ends)-1]]
+	if len(ends) == 0 {
+		return 0, 0
 	}
+	_ = nb[off[lo]:ends[len(ends)-1]]
 	_ = cf[:hi]
+	if gsAsm {
+		return gsLeanFast(cf, off, nb, lo, hi, c0, d, four)
+	}
 	cfp := unsafe.Pointer(unsafe.SliceData(cf))
 	nbp := unsafe.Pointer(unsafe.SliceData(nb))
 	own := unsafe.Add(cfp, lo*4) // &cf[lo]

@@ -15,13 +15,19 @@ import (
 // graphs) in pieces of 16 vertices, so that a block is many pieces and idle workers take
 // others', dynamic and cyclic. The ranks must also sum to 1, and split=auto must choose the
 // blocks on a local graph (a road network) and dynamic pieces on a kron graph. The lean sweep
-// runs with one sum a vertex and with four (gsFourSums, chosen by processor).
+// runs with one sum a vertex and with four (gsFourSums, chosen by processor), in its assembly
+// loop (amd64) and in its Go loop.
 func TestPRGaussSeidel(t *testing.T) {
-	for _, four := range []bool{false, true} {
-		t.Run(fmt.Sprintf("four=%v", four), func(t *testing.T) {
-			defer cpu.SetGSFourSums(four)()
-			prGaussSeidel(t)
-		})
+	for _, asm := range []bool{true, false} {
+		for _, four := range []bool{false, true} {
+			t.Run(fmt.Sprintf("asm=%v/four=%v", asm, four), func(t *testing.T) {
+				if !asm {
+					defer cpu.SetGSAsm(false)()
+				}
+				defer cpu.SetGSFourSums(four)()
+				prGaussSeidel(t)
+			})
+		}
 	}
 }
 
