@@ -59,6 +59,9 @@ func runCC(ctx context.Context, r *Run) error {
 			s.Method = engine.SV // Afforest links with a CAS; SV hooks with either
 		}
 	}
+	if s.Method == engine.Afforest && s.Update == engine.RW {
+		return fmt.Errorf("cpu: cc method=afforest links with a CAS (update=rmw); update=rw is for sv and labelprop: %w", engine.ErrUnsupported)
+	}
 	c := &ccState{Run: r, g: g, n: g.NumVertices(), cnt: make([]counters, r.Workers)}
 	if g.Directed {
 		c.t = g.Transpose()
@@ -66,24 +69,26 @@ func runCC(ctx context.Context, r *Run) error {
 	if c.n > 1<<14 {
 		c.startTeam()
 	}
+	if c.n == 0 {
+		r.Res.Comp = []uint32{}
+		return nil
+	}
+	if s.Method == engine.Afforest {
+		s.Update = engine.RMW
+		if err := c.afforest(ctx); err != nil {
+			return err
+		}
+		r.collect = c.handOver
+		return r.ctxErr(ctx)
+	}
 	c.comp = allocLabels(c.n) // not cleared: every label is set below
 	r.forRange(c.n, 1<<14, 1, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c.comp[i] = uint32(i)
 		}
 	})
-	if c.n == 0 {
-		r.Res.Comp = c.comp
-		return nil
-	}
 	var err error
 	switch s.Method {
-	case engine.Afforest:
-		if s.Update == engine.RW {
-			return fmt.Errorf("cpu: cc method=afforest links with a CAS (update=rmw); update=rw is for sv and labelprop: %w", engine.ErrUnsupported)
-		}
-		s.Update = engine.RMW
-		err = c.afforest(ctx)
 	case engine.SV:
 		if s.Update == engine.UpdateAuto {
 			s.Update = engine.RMW
@@ -100,15 +105,17 @@ func runCC(ctx context.Context, r *Run) error {
 	return r.ctxErr(ctx)
 }
 
-// linkRound is Afforest's neighbour round r over the vertices [lo, hi): each is linked to its
-// r-th neighbour, if it has one; it returns the arcs linked. The link is GAPBS's Link written
-// into the loop (as linkArcs's): a closure calling a link function per vertex kept comp and the
-// loop's state on the stack (road NE's rounds and compresses at 1 worker: ~63 ms against ~52,
-// GAPBS ~51). Labels and arcs are read through pointers, without bounds checks: the piece's
-// arcs are checked to lie in nb once, and every neighbour and label is a vertex id, below
-// len(comp). With the checks (five a link) and the registers their lengths held, the loop
-// spilled to the stack and ran ~10 instructions a link more.
-func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int64 {
+// firstLinks is Afforest's first neighbour round over the vertices [lo, hi), written with the
+// labels' fill, before any other worker reads a label: each vertex u whose first arc leads to
+// a lower vertex v takes v as its label (a forest: labels only point down), or v's label when
+// v lies in the piece (set just before, in this pass), which shortens the paths; any other
+// vertex is its own label. It reads each vertex's first arc in order and writes its label, no
+// other label, compare-and-swap or barrier: GAPBS fills the labels, then links every vertex
+// to its first neighbour with Link (random labels, a CAS each), which on the 16-core host took
+// ~1.6-2 ms of a ~7 ms urand20 run (docs/cpu-notes.md). A first arc to a higher vertex ("up")
+// is not represented here: linkSecond links it. It returns the vertices with a first arc that
+// is not up (for the trace's count of arcs linked).
+func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
 		return 0
 	}
@@ -120,31 +127,108 @@ func linkRound(comp []uint32, off []int64, nb []uint32, lo, hi int, r int64) int
 	var linked int64
 	start := off[lo]
 	for i, end := range ends {
-		s := start + r
+		u := uint32(lo + i)
+		l := u
+		if start < end {
+			v := *(*uint32)(unsafe.Add(nbp, uintptr(start)*4))
+			linked += b2i(v <= u) // (a self-loop links nothing, and is not up)
+			if v < u {
+				l = v
+				if v >= uint32(lo) {
+					l = *labelAt(c, v) // written by this pass, this worker
+				}
+			}
+		}
+		start = end
+		if raceBuild {
+			atomic.StoreUint32(labelAt(c, u), l)
+		} else {
+			*labelAt(c, u) = l // no other worker reads the piece's labels before the next loop
+		}
+	}
+	return linked
+}
+
+// linkSecond is Afforest's second neighbour round over the vertices [lo, hi): each is linked
+// to its second neighbour, if it has one, and to its first where that is up (see firstLinks);
+// it returns the arcs linked. The link is GAPBS's Link written into the loop (as linkArcs's,
+// with its path halving): a closure calling a link function per vertex kept comp and the
+// loop's state on the stack (road NE's rounds and compresses at 1 worker: ~63 ms against ~52,
+// GAPBS ~51). Labels and arcs are read through pointers, without bounds checks: the piece's
+// arcs are checked to lie in nb once, and every neighbour and label is a vertex id, below
+// len(comp). With the checks (five a link) and the registers their lengths held, the loop
+// spilled to the stack and ran ~10 instructions a link more.
+func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
+	if lo >= hi {
+		return 0
+	}
+	ends := off[lo+1 : hi+1]
+	_ = nb[:ends[len(ends)-1]]
+	_ = comp[:hi]
+	c := unsafe.Pointer(unsafe.SliceData(comp))
+	nbp := unsafe.Pointer(unsafe.SliceData(nb))
+	var linked int64
+	start := off[lo]
+	for i, end := range ends {
+		s := start
 		start = end
 		if s >= end {
 			continue
 		}
-		linked++
-		v := *(*uint32)(unsafe.Add(nbp, uintptr(s)*4))
-		// linkArcs's link, written in (too long for Go to inline)
-		p1, p2 := atomic.LoadUint32(labelAt(c, uint32(lo+i))), atomic.LoadUint32(labelAt(c, v))
-		for p1 != p2 {
-			high, low := highLow(p1, p2)
-			pHigh := atomic.LoadUint32(labelAt(c, high))
-			if pHigh == low {
-				break
-			}
-			if pHigh == high {
-				if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
+		u := uint32(lo + i)
+		first := *(*uint32)(unsafe.Add(nbp, uintptr(s)*4))
+		up := first > u // the first arc, left to this round by firstLinks
+		v := first
+		if s+1 < end {
+			v = *(*uint32)(unsafe.Add(nbp, uintptr(s+1)*4))
+		} else if !up {
+			continue
+		} else {
+			up = false // the first arc is the only one
+		}
+		for {
+			linked++
+			// linkArcs's link, written in (too long for Go to inline)
+			p1, p2 := atomic.LoadUint32(labelAt(c, u)), atomic.LoadUint32(labelAt(c, v))
+			for p1 != p2 {
+				high, low := highLow(p1, p2)
+				pHigh := atomic.LoadUint32(labelAt(c, high))
+				if pHigh == low {
 					break
 				}
-				pHigh = atomic.LoadUint32(labelAt(c, high))
+				if pHigh == high {
+					if atomic.CompareAndSwapUint32(labelAt(c, high), high, low) {
+						break
+					}
+					pHigh = atomic.LoadUint32(labelAt(c, high))
+				}
+				p1 = atomic.LoadUint32(labelAt(c, pHigh))
+				if p1 != pHigh {
+					halve(c, high, p1)
+				}
+				p2 = atomic.LoadUint32(labelAt(c, low))
 			}
-			p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
+			if !up {
+				break
+			}
+			up, v = false, first
 		}
 	}
 	return linked
+}
+
+// halve points the label of vertex x, no root (its label is a parent p, p's label l != p),
+// at l: path halving, so that later links climb half as far. Roots are hooked under lower
+// roots one after another in the second round (a root hooked under one that is hooked in its
+// turn), and on urand20 a link there climbed ~4 labels on average without it, ~1 with it
+// (one worker, in order). x is no root and never becomes one, so no compare-and-swap hooks it:
+// the store races only with other halvings and compresses, each writing an ancestor of x.
+func halve(c unsafe.Pointer, x, l uint32) {
+	if raceBuild {
+		atomic.StoreUint32(labelAt(c, x), l)
+	} else {
+		*labelAt(c, x) = l // a plain store: an atomic one is a locked XCHG (see compress)
+	}
 }
 
 // highLow returns the higher and the lower of two labels without a branch: which is the higher
@@ -159,9 +243,37 @@ func highLow(p1, p2 uint32) (high, low uint32) {
 // labelAt is &comp[i] for comp's first element at c, without a bounds check: i must be a vertex.
 func labelAt(c unsafe.Pointer, i uint32) *uint32 { return (*uint32)(unsafe.Add(c, uintptr(i)*4)) }
 
-// allocLabels allocates Afforest's labels without clearing them (uninitUint32s); the tests
-// swap in one that fills them with junk, as reused memory would hold.
+// allocLabels allocates CC's labels without clearing them (uninitUint32s); the tests swap in
+// one that fills them with junk, as reused memory would hold.
 var allocLabels = uninitUint32s
+
+// afforestLabels returns Afforest's n labels, not cleared: a kept array (labelKeep) when one is
+// large enough, else allocLabels's. The tests swap in one that fills them with junk.
+var afforestLabels = func(n int) []uint32 {
+	if p := labelKeep.get(); p != nil && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return allocLabels(n)
+}
+
+// labelKeep holds Afforest's labels between runs. Fresh memory costs its page faults in the
+// labels' first pass (on the 16-core host ~0.25 ms of a ~7 ms urand20 run at 16 workers: Go's
+// heap grows by each run's result until a collection), where GAPBS's malloc hands each trial
+// the pages of the trial before. The run works in a kept array and hands the result a copy
+// after its clock stops (handOver), as the GPU engine copies its labels back and PageRank's
+// scratch is kept (pr_pull_gs.go).
+var labelKeep keep[[]uint32]
+
+// handOver is Afforest's collect, after the run's clock stops: the summary, then the labels
+// copied into the result's own array, the run's kept for the next run.
+func (c *ccState) handOver() error {
+	c.summarize()
+	comp, out := c.comp, uninitUint32s(c.n)
+	c.forRange(c.n, 1<<14, 1, func(_, lo, hi int) { copy(out[lo:hi], comp[lo:hi]) })
+	c.comp, c.Res.Comp = out, out
+	labelKeep.put(&comp)
+	return nil
+}
 
 // startTeam starts the run's team now, where the first parallel loop (the labels' fill) would:
 // its workers come up one after another (on the 16-core host ~0.3 ms for 16, each woken by
@@ -216,8 +328,8 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 	return best, float64(bestN) / samples
 }
 
-// linkGrain is the piece of Afforest's neighbour rounds (linkRound), in vertices: a quarter
-// of GAPBS's 16,384. On the 16-core host (16 workers, .dev/ccx call 3) 4,096 against 16,384:
+// linkGrain is the piece of Afforest's neighbour rounds (firstLinks, linkSecond), in vertices:
+// a quarter of GAPBS's 16,384. On the 16-core host (16 workers, .dev/ccx call 3) 4,096 against 16,384:
 // kron20 6.38 against 7.09 ms, urand20 9.08 against 9.43, road NE 6.56 against 6.81 (GAPBS
 // 6.76, 7.04, 5.90); a piece of a round is ~1 ms on urand20 there, and the last ones decided
 // when the round ended.
@@ -255,21 +367,21 @@ func nearLabels(g *graph.CSR) bool {
 // afforestPass is whether afforest may take its single pass (see afforest): on AMD processors.
 var afforestPass = amdCPU()
 
-// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it: `rounds` neighbour rounds,
-// round r linking every vertex to its r-th neighbour (linkRound), each followed by a compress
-// (which shortens the paths the next round's links climb), then the sample, the final links of
-// the vertices outside the sampled component (linkRest), and a compress.
+// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it, in fewer passes: two
+// neighbour rounds, round r linking every vertex to its r-th neighbour, each followed by a
+// compress (which shortens the paths the next round's links climb), then the sample, the
+// final links of the vertices outside the sampled component (linkRest), and a compress. The
+// first round is written with the labels' fill, without links (firstLinks); the first arcs it
+// leaves out are linked in the second round (linkSecond), which halves the paths it climbs.
 //
 // On an AMD processor (afforestPass), kron and urand graphs (labels not near: nearLabels)
-// take both rounds in one pass instead, prefetching the labels of the vertex lookAhead on,
-// and one compress: there it was faster (the 2-core AMD machine, 2 workers: kron20 ~51 ms
-// against ~71 with the rounds, GAPBS ~55; again on a loaded machine, 38 against 47, GAPBS
-// 45), while on the GPU machine's 16-core Intel host the rounds were faster or
-// the same (two calls, main's pass against the rounds, ms: kron20 16 threads 8.7/7.7 against
-// 7.6/6.7, GAPBS 6.5/5.6; 2 threads 49/42 against 48/37, GAPBS 45/37; urand20 within the
-// host's spread: docs/cpu-notes.md). Why the two differ was not found.
+// take the second round without the compress before it and prefetching the labels of the
+// vertex lookAhead on: there that was faster (the 2-core AMD machine, 2 workers: kron20 ~51
+// ms against ~71 with GAPBS's rounds, GAPBS ~55; again on a loaded machine, 38 against 47,
+// GAPBS 45), while on the GPU machine's 16-core Intel host GAPBS's rounds were faster or the
+// same (docs/cpu-notes.md). Why the two differ was not found.
 func (c *ccState) afforest(ctx context.Context) error {
-	const rounds = 2
+	const rounds = 2 // firstLinks, linkSecond
 	g := c.g
 	off, nb := g.Offsets, g.Neighbors
 	if err := c.ctxErr(ctx); err != nil {
@@ -277,41 +389,43 @@ func (c *ccState) afforest(ctx context.Context) error {
 	}
 	start := time.Now()
 	clear(c.cnt)
+	c.comp = afforestLabels(c.n) // not cleared: firstLinks sets every label
 	comp := c.comp
+	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
+		c.cnt[w].a += firstLinks(comp, off, nb, lo, hi)
+	})
 	if afforestPass && !nearLabels(g) {
 		cp := unsafe.Pointer(unsafe.SliceData(comp))
 		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
-			var scanned int64
+			var linked int64
 			for u := lo; u < hi; u++ {
 				if a := u + lookAhead; a < hi {
 					// Prefetch the labels a later vertex will link with, so that their
 					// cache misses overlap this vertex's links (each ends in a CAS, which
 					// on x86 would wait for loads: the misses would then come one by one).
-					if s, e := off[a], off[a+1]; s < e {
-						prefetch(unsafe.Pointer(&comp[nb[s]]))
-						if s+1 < e {
-							prefetch(unsafe.Pointer(&comp[nb[s+1]]))
-						}
+					if s, e := off[a], off[a+1]; s+1 < e {
+						prefetch(unsafe.Pointer(&comp[nb[s+1]]))
 					}
 				}
 				s, e := off[u], off[u+1]
-				if k := min(e-s, rounds); k > 0 {
-					_ = nb[s+k-1]
-					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s]), int(k))
-					scanned += k
+				if s+1 < e {
+					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s+1]), 1)
+					linked++
+				}
+				if s < e && nb[s] > uint32(u) {
+					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s]), 1) // left by firstLinks
+					linked++
 				}
 			}
-			c.cnt[w].a += scanned
+			c.cnt[w].a += linked
 		})
-		c.compress()
 	} else {
-		for r := int64(0); r < rounds; r++ {
-			c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
-				c.cnt[w].a += linkRound(comp, off, nb, lo, hi, r)
-			})
-			c.compress()
-		}
+		c.compress()
+		c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
+			c.cnt[w].a += linkSecond(comp, off, nb, lo, hi)
+		})
 	}
+	c.compress()
 	tot := sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 0, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),
 		InEdges: tot.a, EdgesScanned: tot.a, Time: time.Since(start), Note: fmt.Sprintf("neighbour rounds: links to the first %d neighbours", rounds)})
@@ -482,7 +596,7 @@ func b2i(b bool) int64 {
 // linkRest is Afforest's final phase over the vertices [lo, hi): every vertex outside the
 // sampled giant component is linked to its arcs from the skip-th on and, on a directed graph
 // (tin, tnb: the in-arcs), to its in-arcs, whose tails in the giant component do not scan
-// them. It returns the arcs linked and the vertices skipped. Arcs are read as in linkRound.
+// them. It returns the arcs linked and the vertices skipped. Arcs are read as in linkSecond.
 func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32, lo, hi int, skip int64, giant uint32) (scanned, skipped int64) {
 	if lo >= hi {
 		return 0, 0
@@ -518,8 +632,9 @@ func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32
 // linkArcs links u to each of the k neighbours at arcs, comp's first element at c, as GAPBS's
 // Link: until both labels lead to one root, the higher label, if a root, is hooked under the
 // lower with a compare-and-swap; else both climb. Where the higher is no root, its parent, just
-// loaded, is the next label (as GCC compiles Link's comp[comp[high]]). Labels and arcs are read
-// through pointers, without bounds checks (see linkRound).
+// loaded, is the next label (as GCC compiles Link's comp[comp[high]]), and the higher's label
+// is pointed at it where that is no root either (halve; GAPBS's Link does not). Labels and
+// arcs are read through pointers, without bounds checks (see linkSecond).
 func linkArcs(c unsafe.Pointer, u uint32, arcs unsafe.Pointer, k int) {
 	for j := range k {
 		v := *(*uint32)(unsafe.Add(arcs, uintptr(j)*4))
@@ -536,7 +651,11 @@ func linkArcs(c unsafe.Pointer, u uint32, arcs unsafe.Pointer, k int) {
 				}
 				pHigh = atomic.LoadUint32(labelAt(c, high))
 			}
-			p1, p2 = atomic.LoadUint32(labelAt(c, pHigh)), atomic.LoadUint32(labelAt(c, low))
+			p1 = atomic.LoadUint32(labelAt(c, pHigh))
+			if p1 != pHigh {
+				halve(c, high, p1)
+			}
+			p2 = atomic.LoadUint32(labelAt(c, low))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gworkbench/gworkbench/engine"
 	"github.com/gworkbench/gworkbench/engine/cpu"
+	"github.com/gworkbench/gworkbench/graph"
 	"github.com/gworkbench/gworkbench/loader"
 )
 
@@ -96,5 +97,129 @@ func TestHighLow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		check(rng.Uint32(), rng.Uint32())
+	}
+}
+
+// TestAfforestFirstArcs checks Afforest on neighbour lists in no order, with self-loops and
+// repeated arcs: the first round (firstLinks) links only first arcs that lead down, to a vertex
+// of its piece through that vertex's label, and leaves the others ("up", or a self-loop) to the
+// second (linkSecond), also where the first arc is the only one. Half the vertices form a giant
+// component (random arcs, three a vertex); each other one hangs from one of them by its first
+// arc (up or down) alone, sometimes after a self-loop or twice, the giant vertex listing it
+// after its own arcs or (directed) not at all: the final links skip the giant's vertices and
+// the first two arcs of every other, so only the neighbour rounds join such a vertex. 131,075
+// vertices, numbered at random (far apart, so that the AMD way takes its single pass),
+// undirected and directed, in pieces of every size from 1 vertex up, both ways of the second
+// round.
+func TestAfforestFirstArcs(t *testing.T) {
+	defer cpu.SetAfforestPass(cpu.SetAfforestPass(false))
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 1<<17 + 3
+	for _, directed := range []bool{false, true} {
+		adj := make([][]uint32, n)
+		var core, hang, small []uint32
+		for v := range uint32(n) {
+			switch rng.IntN(8) {
+			case 0, 1, 2, 3:
+				core = append(core, v)
+			case 4, 5, 6:
+				hang = append(hang, v)
+			default:
+				small = append(small, v)
+			}
+		}
+		for i := 0; i+1 < len(small); i += 2 { // pairs, some joined into fours
+			u, v := small[i], small[i+1]
+			if i%6 == 4 {
+				v = small[i-2]
+			}
+			adj[u] = append(adj[u], v)
+			if !directed {
+				adj[v] = append(adj[v], u)
+			}
+		}
+		for _, u := range core {
+			for range 3 {
+				v := core[rng.IntN(len(core))]
+				adj[u] = append(adj[u], v)
+				if !directed && u != v {
+					adj[v] = append(adj[v], u)
+				}
+			}
+		}
+		for _, u := range hang {
+			v := core[rng.IntN(len(core))]
+			switch rng.IntN(8) {
+			case 0:
+				adj[u] = append(adj[u], u, v) // a self-loop first
+			case 1:
+				adj[u] = append(adj[u], v, v)
+			default:
+				adj[u] = append(adj[u], v)
+			}
+			if !directed {
+				adj[v] = append(adj[v], u)
+			}
+		}
+		g := &graph.CSR{Offsets: make([]int64, n+1), Directed: directed}
+		for u, l := range adj {
+			g.Neighbors = append(g.Neighbors, l...)
+			g.Offsets[u+1] = int64(len(g.Neighbors))
+		}
+		want, err := moreRun(t, "ref", g, engine.CC, engine.DefaultParams(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pass := range []bool{false, true} {
+			cpu.SetAfforestPass(pass)
+			scheds := []string{"workers=3 chunk=3", "workers=2", "workers=4 chunk=300"}
+			if testing.Short() {
+				scheds = scheds[:1] // (under -race)
+			}
+			for _, sched := range scheds {
+				got, err := moreRun(t, "cpu", g, engine.CC, engine.DefaultParams(), sched)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := engine.Verify(g, got, want); err != nil {
+					t.Errorf("directed=%v pass=%v [%s]: %v", directed, pass, sched, err)
+				}
+			}
+		}
+	}
+}
+
+// TestAfforestKeptLabels runs Afforest on graphs of growing and shrinking size in turn: each
+// run works in the labels the one before kept (a larger array, or one holding another graph's
+// labels) or, when those are too few, in new ones; the result is a copy, which the next run
+// must not overwrite.
+func TestAfforestKeptLabels(t *testing.T) {
+	var gs []*graph.CSR
+	for _, kv := range []map[string]string{
+		{"scale": "16", "degree": "2"}, {"scale": "12", "degree": "2"}, {"scale": "16", "degree": "2"},
+		{"scale": "17", "degree": "2"}, {"scale": "14", "degree": "3"},
+	} {
+		g, err := loader.Generate(context.Background(), "urand", kv, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	var results []*engine.Result
+	for i, g := range gs {
+		got, err := moreRun(t, "cpu", g, engine.CC, engine.DefaultParams(), "workers=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, got)
+		for j := range i + 1 { // the earlier results are untouched
+			want, err := moreRun(t, "ref", gs[j], engine.CC, engine.DefaultParams(), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := engine.Verify(gs[j], results[j], want); err != nil {
+				t.Errorf("graph %d after run %d: %v", j, i, err)
+			}
+		}
 	}
 }

@@ -33,8 +33,9 @@ func HighLow(p1, p2 uint32) (high, low uint32) { return highLow(p1, p2) }
 
 // SetJunkLabels makes CC allocate its labels filled with junk (as reused memory may hold,
 // since they are not cleared), and returns the function that restores the allocation.
+// Afforest's kept labels are passed by.
 func SetJunkLabels() (restore func()) {
-	old := allocLabels
+	old, oldAff := allocLabels, afforestLabels
 	allocLabels = func(n int) []uint32 {
 		s := make([]uint32, n)
 		for i := range s {
@@ -42,7 +43,8 @@ func SetJunkLabels() (restore func()) {
 		}
 		return s
 	}
-	return func() { allocLabels = old }
+	afforestLabels = allocLabels
+	return func() { allocLabels, afforestLabels = old, oldAff }
 }
 
 // SetGSChunk sets the vertices of a Gauss-Seidel PageRank piece and returns a function that
