@@ -335,51 +335,15 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 // when the round ended.
 const linkGrain = 1 << 12
 
-// lookAhead is how many vertices ahead Afforest's neighbour rounds prefetch the labels they
-// will link with: far enough for the lines to arrive before those links.
-const lookAhead = 16
-
-// nearLabels reports whether most sampled vertices' first arcs join vertices whose labels lie
-// within nearIDs of each other, as on a road graph numbered along its geometry: there the
-// labels the neighbour rounds read are mostly cached as the sweep passes, prefetching them
-// (lookAhead) only adds work, and afforest runs GAPBS's rounds; on kron and urand graphs
-// almost no arc is near.
-func nearLabels(g *graph.CSR) bool {
-	const samples, nearIDs = 256, 1 << 14 // 64 KB of labels either side
-	n := g.NumVertices()
-	off, nb := g.Offsets, g.Neighbors
-	seen, near := 0, 0
-	rng := uint64(graph.Golden)
-	for i := range samples {
-		rng = graph.Mix64(rng + uint64(i))
-		u := int(rng % uint64(n))
-		if off[u] == off[u+1] {
-			continue
-		}
-		seen++
-		if d := int(nb[off[u]]) - u; -nearIDs < d && d < nearIDs {
-			near++
-		}
-	}
-	return 2*near > seen
-}
-
-// afforestPass is whether afforest may take its single pass (see afforest): on AMD processors.
-var afforestPass = amdCPU()
-
 // afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it, in fewer passes: two
 // neighbour rounds, round r linking every vertex to its r-th neighbour, each followed by a
 // compress (which shortens the paths the next round's links climb), then the sample, the
 // final links of the vertices outside the sampled component (linkRest), and a compress. The
 // first round is written with the labels' fill, without links (firstLinks); the first arcs it
 // leaves out are linked in the second round (linkSecond), which halves the paths it climbs.
-//
-// On an AMD processor (afforestPass), kron and urand graphs (labels not near: nearLabels)
-// take the second round without the compress before it and prefetching the labels of the
-// vertex lookAhead on: there that was faster (the 2-core AMD machine, 2 workers: kron20 ~51
-// ms against ~71 with GAPBS's rounds, GAPBS ~55; again on a loaded machine, 38 against 47,
-// GAPBS 45), while on the GPU machine's 16-core Intel host GAPBS's rounds were faster or the
-// same (docs/cpu-notes.md). Why the two differ was not found.
+// Every processor runs these rounds: the single prefetching pass over both first arcs that
+// AMD processors took before was slower than them on the 2-core AMD machine once the second
+// round halved its paths (urand20, 2 workers: ~25 ms a run against 33-57; docs/cpu-notes.md).
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2 // firstLinks, linkSecond
 	g := c.g
@@ -394,37 +358,10 @@ func (c *ccState) afforest(ctx context.Context) error {
 	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
 		c.cnt[w].a += firstLinks(comp, off, nb, lo, hi)
 	})
-	if afforestPass && !nearLabels(g) {
-		cp := unsafe.Pointer(unsafe.SliceData(comp))
-		c.forRange(c.n, 1<<12, 1, func(w, lo, hi int) {
-			var linked int64
-			for u := lo; u < hi; u++ {
-				if a := u + lookAhead; a < hi {
-					// Prefetch the labels a later vertex will link with, so that their
-					// cache misses overlap this vertex's links (each ends in a CAS, which
-					// on x86 would wait for loads: the misses would then come one by one).
-					if s, e := off[a], off[a+1]; s+1 < e {
-						prefetch(unsafe.Pointer(&comp[nb[s+1]]))
-					}
-				}
-				s, e := off[u], off[u+1]
-				if s+1 < e {
-					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s+1]), 1)
-					linked++
-				}
-				if s < e && nb[s] > uint32(u) {
-					linkArcs(cp, uint32(u), unsafe.Pointer(&nb[s]), 1) // left by firstLinks
-					linked++
-				}
-			}
-			c.cnt[w].a += linked
-		})
-	} else {
-		c.compress()
-		c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
-			c.cnt[w].a += linkSecond(comp, off, nb, lo, hi)
-		})
-	}
+	c.compress()
+	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
+		c.cnt[w].a += linkSecond(comp, off, nb, lo, hi)
+	})
 	c.compress()
 	tot := sumCounters(c.cnt)
 	c.emit(engine.Record{Iter: 0, Direction: engine.Push, Mode: engine.Topology, InVertices: int64(c.n),

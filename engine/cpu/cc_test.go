@@ -15,18 +15,8 @@ import (
 // component and many isolated vertices), a directed kron (the final links follow in-arcs
 // too), urand of degree 2 (several components of some size) and a road graph (long paths to
 // compress), each with pieces of the default size, of 64 vertices and of 7 (pieces that end
-// inside a neighbour list's cache line and a label's), both ways: GAPBS's
-// neighbour rounds (every graph off AMD processors) and the single pass that kron and urand
-// take on AMD processors (cpu.SetAfforestPass).
+// inside a neighbour list's cache line and a label's).
 func TestAfforest(t *testing.T) {
-	defer cpu.SetAfforestPass(cpu.SetAfforestPass(false))
-	for _, pass := range []bool{false, true} {
-		cpu.SetAfforestPass(pass)
-		afforestCheck(t, pass)
-	}
-}
-
-func afforestCheck(t *testing.T, pass bool) {
 	for _, c := range []struct {
 		kind string
 		kv   map[string]string
@@ -47,10 +37,10 @@ func afforestCheck(t *testing.T, pass bool) {
 		for _, sched := range []string{"workers=2", "workers=2 chunk=64", "workers=3 chunk=7"} {
 			got, err := moreRun(t, "cpu", g, engine.CC, engine.DefaultParams(), sched)
 			if err != nil {
-				t.Fatalf("%s %v [%s] pass=%v: %v", c.kind, c.kv, sched, pass, err)
+				t.Fatalf("%s %v [%s]: %v", c.kind, c.kv, sched, err)
 			}
 			if err := engine.Verify(g, got, want); err != nil {
-				t.Errorf("%s %v [%s] pass=%v: %v", c.kind, c.kv, sched, pass, err)
+				t.Errorf("%s %v [%s]: %v", c.kind, c.kv, sched, err)
 			}
 		}
 	}
@@ -104,17 +94,15 @@ func TestHighLow(t *testing.T) {
 // repeated arcs: the first round (firstLinks) links only first arcs that lead down, to a vertex
 // of its piece through that vertex's label, and leaves the others ("up", or a self-loop) to the
 // second (linkSecond), also where the first arc is the only one. Half the vertices form a giant
-// component (random arcs, three a vertex); each other one hangs from one of them by its first
-// arc (up or down) alone, sometimes after a self-loop or twice, the giant vertex listing it
-// after its own arcs or (directed) not at all: the final links skip the giant's vertices and
-// the first two arcs of every other, so only the neighbour rounds join such a vertex. 131,075
-// vertices, numbered at random (far apart, so that the AMD way takes its single pass),
-// undirected and directed, in pieces of every size from 1 vertex up, both ways of the second
-// round.
+// component (random arcs, three a vertex); most others hang from one of them by their first arc
+// (up or down) alone, sometimes after a self-loop or twice, the giant vertex listing them after
+// its own arcs or (directed) not at all: the final links skip the giant's vertices and the first
+// two arcs of every other, so only the neighbour rounds join such a vertex. The rest are in
+// components of two and four, which a label taken from the wrong vertex would join. 50,000
+// vertices numbered at random, undirected and directed, in pieces of 3 vertices and up.
 func TestAfforestFirstArcs(t *testing.T) {
-	defer cpu.SetAfforestPass(cpu.SetAfforestPass(false))
 	rng := rand.New(rand.NewPCG(3, 4))
-	const n = 1<<17 + 3
+	const n = 50000
 	for _, directed := range []bool{false, true} {
 		adj := make([][]uint32, n)
 		var core, hang, small []uint32
@@ -170,20 +158,17 @@ func TestAfforestFirstArcs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pass := range []bool{false, true} {
-			cpu.SetAfforestPass(pass)
-			scheds := []string{"workers=3 chunk=3", "workers=2", "workers=4 chunk=300"}
-			if testing.Short() {
-				scheds = scheds[:1] // (under -race)
+		scheds := []string{"workers=3 chunk=3", "workers=2", "workers=4 chunk=300"}
+		if testing.Short() {
+			scheds = scheds[:1] // (under -race)
+		}
+		for _, sched := range scheds {
+			got, err := moreRun(t, "cpu", g, engine.CC, engine.DefaultParams(), sched)
+			if err != nil {
+				t.Fatal(err)
 			}
-			for _, sched := range scheds {
-				got, err := moreRun(t, "cpu", g, engine.CC, engine.DefaultParams(), sched)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := engine.Verify(g, got, want); err != nil {
-					t.Errorf("directed=%v pass=%v [%s]: %v", directed, pass, sched, err)
-				}
+			if err := engine.Verify(g, got, want); err != nil {
+				t.Errorf("directed=%v [%s]: %v", directed, sched, err)
 			}
 		}
 	}

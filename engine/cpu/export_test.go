@@ -17,14 +17,6 @@ func SetHotTeams(on bool) (restore func()) {
 	return func() { hotTeam = old }
 }
 
-// SetAfforestPass sets whether afforest may take its single pass (on AMD processors by
-// default), so that the tests run both ways on any machine; it returns the earlier setting.
-func SetAfforestPass(on bool) bool {
-	old := afforestPass
-	afforestPass = on
-	return old
-}
-
 // BucketOf is nd / delta by delta-stepping's bucketDiv.
 func BucketOf(delta, nd int64) int64 { return newBucketDiv(delta).of(nd) }
 
