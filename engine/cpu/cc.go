@@ -110,11 +110,12 @@ func runCC(ctx context.Context, r *Run) error {
 // a lower vertex v takes v as its label (a forest: labels only point down), or v's label when
 // v lies in the piece (set just before, in this pass), which shortens the paths; any other
 // vertex is its own label. It reads each vertex's first arc in order and writes its label, no
-// other label, compare-and-swap or barrier: GAPBS fills the labels, then links every vertex
-// to its first neighbour with Link (random labels, a CAS each), which on the 16-core host took
-// ~1.6-2 ms of a ~7 ms urand20 run (docs/cpu-notes.md). A first arc to a higher vertex ("up")
-// is not represented here: linkSecond links it. It returns the vertices with a first arc that
-// is not up (for the trace's count of arcs linked).
+// other label, compare-and-swap or barrier. GAPBS fills the labels, then links every vertex
+// to its first neighbour with Link (random labels, a CAS each): on the 16-core host at 16
+// threads 1.6-1.9 ms of a ~7 ms urand20 run, where this pass takes 0.8-1.0 ms, the team's
+// start included (docs/cpu-notes.md). A first arc to a higher vertex ("up") is not
+// represented here: linkSecond links it. It returns the vertices with a first arc that is
+// not up (for the trace's count of arcs linked).
 func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
 		return 0
@@ -220,9 +221,11 @@ func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 // halve points the label of vertex x, no root (its label is a parent p, p's label l != p),
 // at l: path halving, so that later links climb half as far. Roots are hooked under lower
 // roots one after another in the second round (a root hooked under one that is hooked in its
-// turn), and on urand20 a link there climbed ~4 labels on average without it, ~1 with it
-// (one worker, in order). x is no root and never becomes one, so no compare-and-swap hooks it:
-// the store races only with other halvings and compresses, each writing an ancestor of x.
+// turn): on urand20 after GAPBS's first round and compress, one worker linking in order ran
+// Link's loop 4.0 M times for 1.05 M links without halving and 1.05 M times with it, and on
+// the 16-core host at 16 workers that round took 1.8 ms with it against 3.9 (GAPBS 3.8). x is
+// no root and never becomes one, so no compare-and-swap hooks it: the store races only with
+// other halvings and compresses, each writing an ancestor of x.
 func halve(c unsafe.Pointer, x, l uint32) {
 	if raceBuild {
 		atomic.StoreUint32(labelAt(c, x), l)
@@ -335,15 +338,17 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 // when the round ended.
 const linkGrain = 1 << 12
 
-// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it, in fewer passes: two
-// neighbour rounds, round r linking every vertex to its r-th neighbour, each followed by a
-// compress (which shortens the paths the next round's links climb), then the sample, the
-// final links of the vertices outside the sampled component (linkRest), and a compress. The
-// first round is written with the labels' fill, without links (firstLinks); the first arcs it
-// leaves out are linked in the second round (linkSecond), which halves the paths it climbs.
-// Every processor runs these rounds: the single prefetching pass over both first arcs that
-// AMD processors took before was slower than them on the 2-core AMD machine once the second
-// round halved its paths (urand20, 2 workers: ~25 ms a run against 33-57; docs/cpu-notes.md).
+// afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it, in fewer passes and with
+// shorter climbs: two neighbour rounds (GAPBS's round r links every vertex to its r-th
+// neighbour and is followed by a compress), a compress, the sample, the final links of the
+// vertices outside the sampled component (linkRest), and a compress. The first round is
+// written with the labels' fill, without links or compress (firstLinks); the first arcs it
+// leaves out are linked in the second round (linkSecond), whose links halve the paths they
+// climb (as linkRest's do). On the 16-core host at 16 workers this took ours / GAPBS's
+// time from 1.21 to 0.63 on urand20, 1.12 to 0.80 on road NE, 1.05 to 0.72 on kron20
+// (docs/cpu-notes.md). Every processor runs these rounds: the single prefetching pass over
+// both first arcs that AMD processors took before was slower than them on the 2-core AMD
+// machine (urand20, 2 workers: ~25 ms a run against 33-57).
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2 // firstLinks, linkSecond
 	g := c.g
@@ -358,7 +363,9 @@ func (c *ccState) afforest(ctx context.Context) error {
 	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
 		c.cnt[w].a += firstLinks(comp, off, nb, lo, hi)
 	})
-	c.compress()
+	// No compress here: linkSecond's halving shortens the paths it climbs, and a compress
+	// of firstLinks's forest (deeper than GAPBS's first round leaves) cost more than it
+	// saved (16-core host, 16 workers: urand20 4.44 ms a run without, 4.83 with).
 	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
 		c.cnt[w].a += linkSecond(comp, off, nb, lo, hi)
 	})
