@@ -120,13 +120,8 @@ func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
 		return 0
 	}
-	ends := off[lo+1 : hi+1]
-	_ = nb[:ends[len(ends)-1]]
-	_ = comp[:hi]
-	c := unsafe.Pointer(unsafe.SliceData(comp))
-	nbp := unsafe.Pointer(unsafe.SliceData(nb))
+	ends, start, c, nbp := piece(comp, off, nb, lo, hi)
 	var linked int64
-	start := off[lo]
 	for i, end := range ends {
 		u := uint32(lo + i)
 		l := u
@@ -163,13 +158,8 @@ func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
 		return 0
 	}
-	ends := off[lo+1 : hi+1]
-	_ = nb[:ends[len(ends)-1]]
-	_ = comp[:hi]
-	c := unsafe.Pointer(unsafe.SliceData(comp))
-	nbp := unsafe.Pointer(unsafe.SliceData(nb))
+	ends, start, c, nbp := piece(comp, off, nb, lo, hi)
 	var linked int64
-	start := off[lo]
 	for i, end := range ends {
 		s := start
 		start = end
@@ -216,6 +206,16 @@ func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 		}
 	}
 	return linked
+}
+
+// piece returns what a loop over the vertices [lo, hi) (lo < hi) reads without bounds checks:
+// the ends of their arc lists, the offset of the first arc, and comp's and nb's first
+// elements, once it has checked that the arcs lie in nb and the vertices in comp.
+func piece(comp []uint32, off []int64, nb []uint32, lo, hi int) (ends []int64, start int64, c, nbp unsafe.Pointer) {
+	ends = off[lo+1 : hi+1]
+	_ = nb[:ends[len(ends)-1]]
+	_ = comp[:hi]
+	return ends, off[lo], unsafe.Pointer(unsafe.SliceData(comp)), unsafe.Pointer(unsafe.SliceData(nb))
 }
 
 // halve points the label of vertex x, no root (its label is a parent p, p's label l != p),
@@ -545,12 +545,7 @@ func linkRest(comp []uint32, off []int64, nb []uint32, tin []int64, tnb []uint32
 	if lo >= hi {
 		return 0, 0
 	}
-	ends := off[lo+1 : hi+1]
-	_ = nb[:ends[len(ends)-1]]
-	_ = comp[:hi]
-	c := unsafe.Pointer(unsafe.SliceData(comp))
-	nbp := unsafe.Pointer(unsafe.SliceData(nb))
-	start := off[lo]
+	ends, start, c, nbp := piece(comp, off, nb, lo, hi)
 	for i, end := range ends {
 		s := start + skip
 		start = end
