@@ -83,3 +83,6 @@ func SetGSAsm(on bool) (restore func()) {
 	gsAsm = on
 	return func() { gsAsm = old }
 }
+
+// RelaxAsmMost exports relaxAsmMost, the most popped vertices the assembly relaxes a call.
+const RelaxAsmMost = relaxAsmMost

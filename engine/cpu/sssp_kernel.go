@@ -37,10 +37,18 @@ type relaxKernel struct {
 	e    int64
 	hi   int64
 	du   int64
+
+	end uintptr // the end of relaxItemsAsm's items, within which it prefetches
 }
 
+// relaxAsmMost is the most popped vertices relaxItemsAsm relaxes a call (MOST in the
+// assembly): the Go scheduler cannot preempt an assembly loop, and a garbage collection's
+// stop waits for it, so a call is kept to tens of microseconds however large a piece is
+// (chunk=N: pieces of N vertices).
+const relaxAsmMost = 4096
+
 const (
-	stopNone = iota // every item done
+	stopNone = iota // every item done, or relaxAsmMost of them
 	stopPush        // an improved vertex whose bin is full or outside the ring
 	stopHub         // a vertex of hubArcs arcs or more
 )
@@ -85,17 +93,19 @@ func (s *ssspState) relaxItemsKernel(items []uint32, floor int64, ring *binRing,
 	n := len(items)
 	prefetchVerts(items[:min(3*B, n)], po, pd)
 	prefetchArcs(items[:min(2*B, n)], po, pn, pw, pd, floor)
-	for i := 0; i < n; i++ {
+	for i := 0; i < n; {
 		i += relaxItemsAsm(items[i:], &k)
-		switch {
-		case i == n:
-		case k.stop == stopHub:
+		switch k.stop {
+		case stopNone: // done, or relaxAsmMost done: an assembly loop cannot be preempted
+			continue
+		case stopHub:
 			k.relaxed++
 			*hub = append(*hub, items[i]) // its arcs are shared out in a hub phase (relaxHubPiece)
 		default:
 			k.slowPush(ring)
 			s.relaxArcsKernel(k.e+1, k.hi, k.du, ring, &k)
 		}
+		i++
 	}
 	c.a += k.relaxed
 	c.b += k.scanned

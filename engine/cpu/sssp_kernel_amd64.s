@@ -28,6 +28,10 @@
 #define K_E 160
 #define K_HI 168
 #define K_DU 176
+#define K_END 184
+
+// MOST is the most vertices relaxItemsAsm relaxes a call (relaxItemsKernel).
+#define MOST 4096
 
 // ARCS relaxes arcs [DX, BX) from distance R13: R9 neighbours, R10 weights, R11 distances,
 // R14 the kernel. An improved vertex goes into its bin when that is in the ring and has room;
@@ -106,6 +110,8 @@ aslow:
 
 // func relaxItemsAsm(items []uint32, k *relaxKernel) int
 //
+// It relaxes at most MOST of items (K_STOP 0, the index returned then the first not done) and
+// prefetches within all of them (K_END).
 // For the vertex at SI, the pipeline first prefetches the offsets and distance of the vertex
 // 24 on and the first arc of the one 16 on, unless stale. It then relaxes the vertex, unless
 // stale, or stops (K_STOP 2) at a vertex of K_HUBARCS arcs or more; K_STOP 1 is a slow append
@@ -113,8 +119,14 @@ aslow:
 TEXT ·relaxItemsAsm(SB), NOSPLIT, $0-40
 	MOVQ items_base+0(FP), SI
 	MOVQ items_len+8(FP), DI
-	LEAQ (SI)(DI*4), DI
 	MOVQ k+24(FP), R14
+	LEAQ (SI)(DI*4), AX
+	MOVQ AX, K_END(R14)
+	CMPQ DI, $MOST
+	JLE whole
+	MOVQ $MOST, DI
+whole:
+	LEAQ (SI)(DI*4), DI
 	MOVQ K_OFF(R14), R8
 	MOVQ K_NB(R14), R9
 	MOVQ K_WS(R14), R10
@@ -125,7 +137,7 @@ TEXT ·relaxItemsAsm(SB), NOSPLIT, $0-40
 item:
 	// the offsets and distance of the vertex 24 on
 	LEAQ 96(SI), AX
-	CMPQ AX, DI
+	CMPQ AX, K_END(R14)
 	JAE parcs
 	MOVL (AX), CX
 	PREFETCHT0 (R8)(CX*8)
@@ -133,7 +145,7 @@ item:
 parcs:
 	// the first arc of the vertex 16 on, unless stale
 	LEAQ 64(SI), AX
-	CMPQ AX, DI
+	CMPQ AX, K_END(R14)
 	JAE relax
 	MOVL (AX), CX
 	MOVLQSX (R11)(CX*4), BX
@@ -167,9 +179,7 @@ stale:
 	CMPQ SI, DI
 	JLT item
 idone:
-	MOVQ items_len+8(FP), AX
-	MOVQ AX, ret+32(FP)
-	RET
+	JMP istop
 hub:
 	MOVQ $2, K_STOP(R14)
 	JMP istop

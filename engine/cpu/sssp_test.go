@@ -183,19 +183,24 @@ func TestRelaxKernelLayout(t *testing.T) {
 	if seen != len(fields) {
 		t.Errorf("the assembly defines %d offsets, relaxKernel has %d fields", seen, len(fields))
 	}
+	if !strings.Contains(string(src), fmt.Sprintf("#define MOST %d\n", cpu.RelaxAsmMost)) {
+		t.Errorf("the assembly's MOST is not relaxAsmMost (%d)", cpu.RelaxAsmMost)
+	}
 }
 
 // TestSSSPKernel runs delta-stepping with the relaxation in Go and in assembly (where this
 // machine has it) against the reference: the small graphs of moreGraphs, farPath (buckets
-// beyond the ring: appends the assembly leaves to Go), kron with hubs (the hub phase's arcs),
+// beyond the ring: appends the assembly leaves to Go), stars with hubs (the hub phase's arcs),
+// a broom whose pieces exceed what the assembly relaxes a call,
 // weights that saturate a distance, and a negative weight on a short list, a long one and a
 // hub's, which must fail the run.
 func TestSSSPKernel(t *testing.T) {
 	for _, asm := range []bool{false, true} {
 		restore := cpu.SetRelaxAsm(asm)
-		scheds := []string{"workers=1", "workers=3 chunk=1", "workers=4 delta=1", "workers=2 delta=1000000"}
+		scheds := []string{"workers=1", "workers=3 chunk=1", "workers=4 delta=1", "workers=2 delta=1000000",
+			"workers=2 chunk=100000 delta=1000000"}
 		moreCheck(t, engine.SSSP, engine.DefaultParams(), scheds)
-		for _, g := range []*graph.CSR{farPath(40, false), lateStar(cpu.SSSPHubArcs+5, 12, false)} {
+		for _, g := range []*graph.CSR{farPath(40, false), lateStar(cpu.SSSPHubArcs+5, 12, false), broom(3 * cpu.RelaxAsmMost)} {
 			p := engine.DefaultParams()
 			p.Src = 0
 			want, err := moreRun(t, "ref", g, engine.SSSP, p, "")
@@ -225,6 +230,19 @@ func TestSSSPKernel(t *testing.T) {
 		}
 		restore()
 	}
+}
+
+// broom is a star of centre 0 with n leaves, each leaf the start of a path of two more
+// vertices: under a huge delta and a huge chunk a worker's piece holds more than relaxAsmMost
+// popped vertices (a layer of the paths).
+func broom(n int) *graph.CSR {
+	var edges []loader.Edge
+	for i := 1; i <= n; i++ {
+		edges = append(edges, loader.Edge{U: 0, V: uint32(i), W: int32(1 + i%7)},
+			loader.Edge{U: uint32(i), V: uint32(n + i), W: int32(1 + i%5)},
+			loader.Edge{U: uint32(n + i), V: uint32(2*n + i), W: int32(1 + i%3)})
+	}
+	return enginetest.FromEdges(3*n+1, edges, false, true)
 }
 
 // negStar is a star of centre 1, reached from 0, whose last arm weighs -1.
