@@ -3,6 +3,7 @@ package cpu
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 )
 
 // SSSPHubArcs exports ssspHubArcs to the tests: a graph must have vertices of that many arcs
@@ -86,3 +87,17 @@ func SetGSAsm(on bool) (restore func()) {
 
 // RelaxAsmMost exports relaxAsmMost, the most popped vertices the assembly relaxes a call.
 const RelaxAsmMost = relaxAsmMost
+
+// GSPieces returns the pieces gsClaim hands out, one after another, over [lo, end).
+func GSPieces(lo, end, c, parts int64) [][2]int64 {
+	var at atomic.Int64
+	at.Store(lo)
+	var ps [][2]int64
+	for {
+		a, b, ok := gsClaim(&at, end, c, parts)
+		if !ok {
+			return ps
+		}
+		ps = append(ps, [2]int64{a, b})
+	}
+}

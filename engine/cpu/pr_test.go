@@ -62,3 +62,28 @@ func prGaussSeidel(t *testing.T) {
 		}
 	}
 }
+
+// TestGSPieces checks the Gauss-Seidel sweep's pieces (gsClaim): they cover the range in
+// order, each of chunk vertices at most and at least chunk/16 (or what is left), and they
+// shrink toward the range's end.
+func TestGSPieces(t *testing.T) {
+	for _, c := range []struct{ lo, end, chunk, parts int64 }{
+		{0, 1 << 20, 4096, 32}, {0, 95_000, 4096, 4}, {100, 117, 16, 4}, {0, 1, 4096, 32}, {5, 5, 16, 2}, {0, 1000, 8, 64},
+	} {
+		ps := cpu.GSPieces(c.lo, c.end, c.chunk, c.parts)
+		at := c.lo
+		for i, p := range ps {
+			n := p[1] - p[0]
+			if p[0] != at || n <= 0 || n > c.chunk || n < min(max(c.chunk/16, 1), c.end-at) {
+				t.Fatalf("%+v: piece %d is %v after %d", c, i, p, at)
+			}
+			at = p[1]
+		}
+		if at != c.end && c.end > c.lo {
+			t.Fatalf("%+v: pieces end at %d", c, at)
+		}
+		if last := len(ps) - 1; c.end-c.lo > 4*c.chunk*c.parts && ps[last][1]-ps[last][0] >= c.chunk {
+			t.Errorf("%+v: the last piece %v is not shorter than a chunk", c, ps[last])
+		}
+	}
+}
