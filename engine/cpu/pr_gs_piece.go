@@ -20,7 +20,9 @@ import (
 // gsPiece, read and write a score array besides the contributions: 8 of the ~30 bytes a road
 // graph's vertex moves a sweep (an offset, 2.5 neighbours, a contribution, a score).
 //
-// With four (gsFourSums), a vertex of 8 arcs or more sums them in four sums, else in one.
+// With four (gsFourSums), a vertex of 8 arcs or more sums them in four sums, else in one. On
+// amd64 the loop runs in assembly (gsLeanAsm), where its arc loops are aligned; the Go loop
+// below runs elsewhere and in tests (SetGSAsm).
 func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, four bool) (change, sum float64) {
 	if raceBuild {
 		return gsLeanRace(cf, off, nb, lo, hi, c0, d)
@@ -75,9 +77,10 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, f
 // gsFourSums is whether gsLean sums a vertex's many arcs in four sums (on Intel processors)
 // or in one (on AMD's). One in-process sweep at one thread on the 2-core AMD machine (best of
 // 12, interleaved): urand20 40.5 ms with one sum against 52.5 with four, kron20 42.6-46.0
-// against 46.9-49.3, road NE the same (few vertices have 8 arcs). The four sums, with which
-// the sweep ran kron20 and urand20 faster than GAPBS's one on the 16-core Intel host (16
-// workers), stay there: one was not measured there.
+// against 46.9-49.3, road NE the same (few vertices have 8 arcs); the assembly loop, both
+// aligned, the same way (urand20 40-50 ms a sweep with one sum, 52-60 with four). On the
+// 16-core Intel host at 16 workers the assembly loop ran urand20 and kron20 as fast with one
+// sum as with four (two calls, within their spread): the four stay there.
 var gsFourSums = !amdCPU()
 
 // gsLeanRace is gsLean for the race detector's builds: indexed, with atomic loads and stores
