@@ -87,3 +87,27 @@ func TestGSPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestPRLongPieces runs the lean sweep with pieces of a whole kron graph of 8,192 vertices
+// (chunk=N), which the assembly loop sweeps in several calls (gsAsmMost vertices each), against
+// engine/ref.
+func TestPRLongPieces(t *testing.T) {
+	g, _, err := enginetest.Build(enginetest.Spec{Kind: "kron", Scale: 13, Degree: 8, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := enginetest.Params(engine.PR)
+	want, err := moreRun(t, "ref", g, engine.PR, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sched := range []string{"workers=1 chunk=1000000", "workers=2 chunk=5000"} {
+		got, err := moreRun(t, "cpu", g, engine.PR, p, sched)
+		if err != nil {
+			t.Fatalf("[%s]: %v", sched, err)
+		}
+		if err := engine.Verify(g, got, want); err != nil {
+			t.Errorf("[%s]: %v", sched, err)
+		}
+	}
+}
