@@ -111,9 +111,8 @@ func runCC(ctx context.Context, r *Run) error {
 // v lies in the piece (set just before, in this pass), which shortens the paths; any other
 // vertex is its own label. It reads each vertex's first arc in order and writes its label, no
 // other label, compare-and-swap or barrier. GAPBS fills the labels, then links every vertex
-// to its first neighbour with Link (random labels, a CAS each): on the 16-core host at 16
-// threads 1.6-1.9 ms of a ~7 ms urand20 run, where this pass takes 0.8-1.0 ms, the team's
-// start included (docs/cpu-notes.md). A first arc to a higher vertex ("up") is not
+// to its first neighbour with Link (random labels, a CAS each), which takes about twice this
+// pass's time (docs/cpu-notes.md). A first arc to a higher vertex ("up") is not
 // represented here: linkSecond links it. It returns the vertices with a first arc that is
 // not up (for the trace's count of arcs linked).
 func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
@@ -221,10 +220,8 @@ func piece(comp []uint32, off []int64, nb []uint32, lo, hi int) (ends []int64, s
 // halve points the label of vertex x, no root (its label is a parent p, p's label l != p),
 // at l: path halving, so that later links climb half as far. Roots are hooked under lower
 // roots one after another in the second round (a root hooked under one that is hooked in its
-// turn): on urand20 after GAPBS's first round and compress, one worker linking in order ran
-// Link's loop 4.0 M times for 1.05 M links without halving and 1.05 M times with it, and on
-// the 16-core host at 16 workers that round took 1.8 ms with it against 3.9 (GAPBS 3.8). x is
-// no root and never becomes one, so no compare-and-swap hooks it: the store races only with
+// turn), so without halving a link climbs the chain of every hook before it; with it, Link's
+// loop runs about once a link (docs/cpu-notes.md has the counts and times). x is no root and never becomes one, so no compare-and-swap hooks it: the store races only with
 // other halvings and compresses, each writing an ancestor of x.
 func halve(c unsafe.Pointer, x, l uint32) {
 	if raceBuild {
@@ -260,8 +257,8 @@ var afforestLabels = func(n int) []uint32 {
 }
 
 // labelKeep holds Afforest's labels between runs. Fresh memory costs its page faults in the
-// labels' first pass (on the 16-core host ~0.25 ms of a ~7 ms urand20 run at 16 workers: Go's
-// heap grows by each run's result until a collection), where GAPBS's malloc hands each trial
+// labels' first pass (Go's heap grows by each run's result until a collection), where
+// GAPBS's malloc hands each trial
 // the pages of the trial before. The run works in a kept array and hands the result a copy
 // after its clock stops (handOver), as the GPU engine copies its labels back and PageRank's
 // scratch is kept (pr_pull_gs.go).
@@ -279,8 +276,7 @@ func (c *ccState) handOver() error {
 }
 
 // startTeam starts the run's team now, where the first parallel loop (the labels' fill) would:
-// its workers come up one after another (on the 16-core host ~0.3 ms for 16, each woken by
-// the one before), and started before the labels are allocated they come up while the
+// its workers come up one after another (each woken by the one before), and started before the labels are allocated they come up while the
 // allocation runs. The fill is then shared by more of them.
 func (c *ccState) startTeam() {
 	if c.team == nil && c.Workers > 1 {
@@ -332,10 +328,8 @@ func (c *ccState) sampleFrequent() (uint32, float64) {
 }
 
 // linkGrain is the piece of Afforest's neighbour rounds (firstLinks, linkSecond), in vertices:
-// a quarter of GAPBS's 16,384. On the 16-core host (16 workers, .dev/ccx call 3) 4,096 against 16,384:
-// kron20 6.38 against 7.09 ms, urand20 9.08 against 9.43, road NE 6.56 against 6.81 (GAPBS
-// 6.76, 7.04, 5.90); a piece of a round is ~1 ms on urand20 there, and the last ones decided
-// when the round ended.
+// a quarter of GAPBS's 16,384: at 16 workers a round has few pieces of GAPBS's size each, and
+// the last ones decided when the round ended (docs/cpu-notes.md).
 const linkGrain = 1 << 12
 
 // afforest is Sutton et al.'s algorithm as GAPBS's cc.cc runs it, in fewer passes and with
@@ -344,11 +338,9 @@ const linkGrain = 1 << 12
 // vertices outside the sampled component (linkRest), and a compress. The first round is
 // written with the labels' fill, without links or compress (firstLinks); the first arcs it
 // leaves out are linked in the second round (linkSecond), whose links halve the paths they
-// climb (as linkRest's do). On the 16-core host at 16 workers this took ours / GAPBS's
-// time from 1.21 to 0.63 on urand20, 1.12 to 0.80 on road NE, 1.05 to 0.72 on kron20
-// (docs/cpu-notes.md). Every processor runs these rounds: the single prefetching pass over
-// both first arcs that AMD processors took before was slower than them on the 2-core AMD
-// machine (urand20, 2 workers: ~25 ms a run against 33-57).
+// climb (as linkRest's do). Every processor runs these rounds: a single prefetching pass over
+// both first arcs, which AMD processors took before, was slower than them there
+// (docs/cpu-notes.md has the figures).
 func (c *ccState) afforest(ctx context.Context) error {
 	const rounds = 2 // firstLinks, linkSecond
 	g := c.g
@@ -365,7 +357,7 @@ func (c *ccState) afforest(ctx context.Context) error {
 	})
 	// No compress here: linkSecond's halving shortens the paths it climbs, and a compress
 	// of firstLinks's forest (deeper than GAPBS's first round leaves) cost more than it
-	// saved (16-core host, 16 workers: urand20 4.44 ms a run without, 4.83 with).
+	// saved.
 	c.forRange(c.n, linkGrain, 1, func(w, lo, hi int) {
 		c.cnt[w].a += linkSecond(comp, off, nb, lo, hi)
 	})

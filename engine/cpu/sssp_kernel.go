@@ -6,9 +6,8 @@ import "unsafe"
 // registers (the counters, the arrays' bases and the loop's index live on the stack, reloaded
 // after every rare call), so the loop over popped vertices, its prefetch pipeline and the arc
 // loop with its compare-and-swap and the bin's append are one assembly loop, every value in a
-// register, with Go taking over only where a bin must grow. Road NE at one worker (callgrind):
-// the region executes ~242 M instructions against ~412 M with the Go loops (GAPBS's DeltaStep
-// 159 M).
+// register, with Go taking over only where a bin must grow. It executes little more than
+// GAPBS's DeltaStep's instructions, the Go loops about twice as many (docs/cpu-notes.md).
 
 // relaxKernel is what delta-stepping's relaxation in assembly (sssp_kernel_amd64.s) reads
 // and counts into: the graph's and the distances' arrays, one worker's ring of bins, the
@@ -80,10 +79,8 @@ func (k *relaxKernel) slowPush(ring *binRing) {
 // relaxItemsKernel is relaxItemsFast by relaxItemsAsm, a vertex at a time instead of a block,
 // with the same counts and the pipeline's first two stages only (offsets and distances 24
 // vertices on, first arcs 16 on): the neighbours' distances of short lists, which the Go loop
-// prefetches, cost the assembly more than they saved on the GPU machine's Intel host (16
-// workers, two calls: road NE 0.85-0.89 of GAPBS's time without that stage, 0.94-0.95 with it;
-// kron20 0.70-0.73 against 0.74-0.75; urand20 0.72-0.73 against 0.74-0.79), and did not matter
-// on this 2-core AMD machine. Go takes over where the assembly stops: a hub (set aside for the
+// prefetches, cost the assembly more than they saved on the GPU machine's 16-core Intel host
+// and did not matter on a 2-core AMD one (docs/cpu-notes.md). Go takes over where the assembly stops: a hub (set aside for the
 // hub phase), or an improved vertex whose bin must grow (the rest of its vertex's arcs then by
 // relaxArcsKernel).
 func (s *ssspState) relaxItemsKernel(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {
