@@ -4,10 +4,10 @@ import "unsafe"
 
 // gsLeanAsm is gsLean's loop over the n vertices whose arc ends are at ends (the first
 // vertex's arcs start at arc e, its contribution is own), in assembly so that its arc loops
-// start on 32-byte boundaries. The same Go loop ran urand20's sweep ~20% slower (one sum, the
-// 2-core AMD machine, 1 and 2 workers) when the compiler's layout put its 5-instruction arc
-// loop across a 64-byte line, as it did in the engine's build, than where the line held it
-// whole; the Go compiler aligns no loop without a profile (-pgo). The arithmetic is gsLean's,
+// start on 32-byte boundaries. The same Go loop ran urand20's sweep markedly slower on an AMD
+// processor when the compiler's layout put its 5-instruction arc loop across a 64-byte line,
+// as it did in the engine's build, than where the line held it whole; the Go compiler aligns
+// no loop without a profile (-pgo). docs/cpu-notes.md has the figures. The arithmetic is gsLean's,
 // in its order.
 //
 //go:noescape

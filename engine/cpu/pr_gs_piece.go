@@ -78,9 +78,8 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, f
 // or in one (on AMD's). One in-process sweep at one thread on the 2-core AMD machine (best of
 // 12, interleaved): urand20 40.5 ms with one sum against 52.5 with four, kron20 42.6-46.0
 // against 46.9-49.3, road NE the same (few vertices have 8 arcs); the assembly loop, both
-// aligned, the same way (urand20 40-50 ms a sweep with one sum, 52-60 with four). On the
-// 16-core Intel host at 16 workers the assembly loop ran urand20 and kron20 as fast with one
-// sum as with four (two calls, within their spread): the four stay there.
+// aligned, the same way. On the 16-core Intel host the assembly loop ran as fast with one sum
+// as with four: the four stay there.
 var gsFourSums = !amdCPU()
 
 // gsLeanRace is gsLean for the race detector's builds: indexed, with atomic loads and stores

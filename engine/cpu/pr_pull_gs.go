@@ -300,10 +300,9 @@ func (p *prState) sweep(o *gsOwners, body func(w, lo, hi int)) {
 
 // gsClaim takes the next piece of [*at, end): c vertices while much is left, then a part of
 // what is left, (end - *at) / parts, down to c/16, so that a sweep's last pieces are short and
-// its workers finish together (OpenMP's guided schedule, with a floor). Dynamic pieces of 4096
-// left the workers' busy times of a sweep 3-4% apart on urand20 and kron20 at 16 workers on the
-// 16-core host (owned blocks on road NE, 3%): the last ones each took a piece of ~0.5 ms
-// (urand20) while the others waited. ok is false when nothing is left.
+// its workers finish together (OpenMP's guided schedule, with a floor): with fixed pieces, the
+// last workers each took a whole piece while the others waited (docs/cpu-notes.md). ok is
+// false when nothing is left.
 func gsClaim(at *atomic.Int64, end, c, parts int64) (lo, hi int64, ok bool) {
 	for {
 		lo = at.Load()
