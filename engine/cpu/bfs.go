@@ -196,10 +196,16 @@ func (b *bfsState) loop(ctx context.Context, src uint32) error {
 		pushForm, pullForm = inBoolmap, inBoolmap
 	}
 	form := inQueue
-	b.cur, b.next = getSegQueue(b.Workers), getSegQueue(b.Workers)
+	q1, q2 := getSegQueue(b.Workers), getSegQueue(b.Workers)
+	b.cur, b.next = q1, q2
 	defer func() {
-		putSegQueue(b.cur)
-		putSegQueue(b.next)
+		// Back in the reverse order of the gets (segQueues hands out the last kept first), so
+		// that a run repeated takes them in the same roles whatever the steps' swaps: each
+		// queue's segments then have grown to the levels it holds. Put back as the steps left
+		// them, the two could trade roles, and a run then grew their segments again, as slow
+		// as a first run (TestBFSRepeatNoGrowth).
+		putSegQueue(q2)
+		putSegQueue(q1)
 		if b.maps != nil {
 			b.maps.front, b.maps.nmap = b.front, b.nmap // (steps swap them)
 			bfsMapKeep.put(b.maps)

@@ -3,10 +3,13 @@ package cpu_test
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gworkbench/gworkbench/engine"
+	"github.com/gworkbench/gworkbench/engine/cpu"
 	"github.com/gworkbench/gworkbench/engine/enginetest"
 	"github.com/gworkbench/gworkbench/loader"
 )
@@ -109,6 +112,68 @@ func TestBFSHubEdgesShared(t *testing.T) {
 			}
 			if res.Summary.Reached != want.Summary.Reached {
 				t.Errorf("src %d, %d workers: reached %d, want %d", src, w, res.Summary.Reached, want.Summary.Reached)
+			}
+		}
+	}
+}
+
+// TestBFSRepeatNoGrowth checks that a BFS repeated from one source allocates the same at every
+// run after the first (within a few bytes): its frontier queues, kept between runs, must come back in the roles
+// they had, so that each one's segments have grown to the levels it holds. Traded between the
+// two on alternate runs, the queue holding a big level grew again, allocating and faulting in
+// its memory, in every other run. Levels of alternating sizes (one vertex, then thousands)
+// make the two queues' sizes differ.
+func TestBFSRepeatNoGrowth(t *testing.T) {
+	e, err := engine.Open("cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, depth := range []int{1, 2, 3, 4} {
+		// a chain of hubs: hub h's leaves are a level of 5000, and leaf 0 of each leads to the
+		// next hub
+		const leaves = 5000
+		var edges []loader.Edge
+		n := 0
+		hub := 0
+		for d := 0; d < depth; d++ {
+			first := n + 1
+			for i := 0; i < leaves; i++ {
+				edges = append(edges, loader.Edge{U: uint32(hub), V: uint32(first + i), W: 1})
+			}
+			n = first + leaves - 1
+			if d < depth-1 {
+				edges = append(edges, loader.Edge{U: uint32(first), V: uint32(n + 1), W: 1})
+				hub = n + 1
+				n++
+			}
+		}
+		g := enginetest.FromEdges(n+1, edges, false, true)
+		p := engine.DefaultParams()
+		p.Src = 0
+		req := engine.Request{Graph: g, Algorithm: engine.BFS, Params: p,
+			Schedule: engine.Schedule{Workers: 1, Direction: engine.Push}}
+		var allocs []uint64
+		cpu.DropKeptQueues()
+		for run := 0; run < 6; run++ {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res, err := e.Run(context.Background(), req)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Summary.Reached != int64(n+1) {
+				t.Fatalf("depth %d: reached %d, want %d", depth, res.Summary.Reached, n+1)
+			}
+			allocs = append(allocs, after.TotalAlloc-before.TotalAlloc)
+		}
+		// The runs after the first allocate their results and a few small values (a few bytes
+		// more or less from run to run); a queue grown again is 20 KB at least.
+		least := slices.Min(allocs[1:])
+		for _, a := range allocs[1:] {
+			if a > least+4096 {
+				t.Errorf("depth %d: runs allocated %v bytes: want about the same at every run after the first", depth, allocs)
+				break
 			}
 		}
 	}

@@ -101,3 +101,10 @@ func GSPieces(lo, end, c, parts int64) [][2]int64 {
 		ps = append(ps, [2]int64{a, b})
 	}
 }
+
+// DropKeptQueues empties the frontier queues kept between runs (segQueues), so that the next
+// run starts from new ones whatever the tests before it ran.
+func DropKeptQueues() {
+	for segQueues.get() != nil {
+	}
+}
