@@ -4,9 +4,8 @@ import "unsafe"
 
 // uninitUint32s returns n uint32s whose memory is not cleared, for an array the caller fills
 // whole before reading it (on all workers: Afforest's labels). make clears a large array on
-// the calling goroutine alone when the heap hands out memory it reuses: road NE's 1.5 M labels
-// took ~0.5 ms of a ~6 ms CC run on the 16-core host, the workers waiting (GAPBS's pvector
-// does not clear). Fresh memory from the operating system is zero and make does not clear it;
+// the calling goroutine alone when the heap hands out memory it reuses, the workers waiting
+// (GAPBS's pvector does not clear). Fresh memory from the operating system is zero and make does not clear it;
 // then the fill takes the page faults either way.
 //
 // It allocates with the runtime's mallocgc (pointer-free memory, needzero false), which Go

@@ -162,9 +162,6 @@ func (p *prState) invDegrees() {
 	})
 }
 
-func loadF(p *uint64) float64     { return math.Float64frombits(atomic.LoadUint64(p)) }
-func storeF(p *uint64, x float64) { atomic.StoreUint64(p, math.Float64bits(x)) }
-
 // addF adds x to the float64 at p with a CAS loop and returns the old value.
 func addF(p *uint64, x float64) float64 {
 	for {

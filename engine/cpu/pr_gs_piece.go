@@ -75,11 +75,10 @@ func gsLean(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float32, f
 }
 
 // gsFourSums is whether gsLean sums a vertex's many arcs in four sums (on Intel processors)
-// or in one (on AMD's). One in-process sweep at one thread on the 2-core AMD machine (best of
-// 12, interleaved): urand20 40.5 ms with one sum against 52.5 with four, kron20 42.6-46.0
-// against 46.9-49.3, road NE the same (few vertices have 8 arcs); the assembly loop, both
-// aligned, the same way. On the 16-core Intel host the assembly loop ran as fast with one sum
-// as with four: the four stay there.
+// or in one (on AMD's): on an AMD processor one sum swept urand20 and kron20 faster than four
+// (road NE, whose vertices seldom have 8 arcs, the same), in Go and in assembly; on an Intel
+// one the assembly loop ran as fast with one as with four, and the four stay there
+// (docs/cpu-notes.md).
 var gsFourSums = !amdCPU()
 
 // gsLeanRace is gsLean for the race detector's builds: indexed, with atomic loads and stores
@@ -112,9 +111,8 @@ func gsLeanRace(cf []float32, off []int64, nb []uint32, lo, hi int, c0, d float3
 //
 // The arcs and contributions are read through pointers, without bounds checks: the piece's
 // arcs are checked to lie in tnb once, and a CSR's neighbours are below its vertex count
-// (len(cf)). With the checks, two compares and branches an arc and the registers they held
-// made the sweep ~7% slower on road NE (one thread, AMD), where a vertex has two or three
-// arcs.
+// (len(cf)). The checks cost two compares and branches an arc and the registers they held,
+// which showed on road NE, where a vertex has two or three arcs.
 func gsPiece(cf, sc []float32, toff, off []int64, tnb []uint32, lo, hi int, c0, d float32) (change, sum, ddang float64) {
 	if raceBuild {
 		return gsPieceRace(cf, sc, toff, off, tnb, lo, hi, c0, d)

@@ -117,9 +117,9 @@ func (s *ssspState) relaxItems(w int, items []uint32, floor int64, push func(v u
 // (update=rmw, sync=async, dedup=none, weighted): an improved vertex goes straight into the
 // worker's ring, and it returns how many did. The loop makes no call but in its rare paths
 // (a bin that grows, a bucket outside the ring: binRing.push), because Go spills and reloads
-// every register live across a call: with a call per improvement (a compare-and-swap helper,
-// then the ring's push) the relaxation executed ~495 M instructions on road NE at one worker
-// (callgrind), this loop and relaxBlock's copy ~340 M, GAPBS's whole DeltaStep 159 M.
+// every register live across a call: a call per improvement (a compare-and-swap helper, then
+// the ring's push) made the relaxation execute far more instructions than this loop and
+// relaxBlock's copy (docs/cpu-notes.md).
 func (s *ssspState) relaxArcs(lo, hi, du int64, ring *binRing) (pushed int64) {
 	nb, ws, dist := s.g.Neighbors[lo:hi], s.g.Weights[lo:hi], s.dist
 	ws = ws[:len(nb)]
@@ -167,7 +167,7 @@ func (s *ssspState) relaxArcs(lo, hi, du int64, ring *binRing) (pushed int64) {
 // registers). Stale vertices (on kron20 and urand20 at delta 4, most of those popped) and
 // long lists get none of the later stages: prefetching the first 32 neighbours' distances of
 // every popped vertex, a block's 256 lines at once on urand20, cost more than the misses it
-// saved (urand20 at 16 workers on the Intel host: 70 ms against 58 without that stage).
+// saved.
 // On amd64 (without the race detector) relaxItemsKernel runs this loop, the pipeline and the
 // arcs in assembly; the Go loops here are the other processors' and the tests' (SetRelaxAsm).
 func (s *ssspState) relaxItemsFast(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {

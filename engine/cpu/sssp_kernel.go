@@ -79,10 +79,10 @@ func (k *relaxKernel) slowPush(ring *binRing) {
 // relaxItemsKernel is relaxItemsFast by relaxItemsAsm, a vertex at a time instead of a block,
 // with the same counts and the pipeline's first two stages only (offsets and distances 24
 // vertices on, first arcs 16 on): the neighbours' distances of short lists, which the Go loop
-// prefetches, cost the assembly more than they saved on the GPU machine's 16-core Intel host
-// and did not matter on a 2-core AMD one (docs/cpu-notes.md). Go takes over where the assembly stops: a hub (set aside for the
-// hub phase), or an improved vertex whose bin must grow (the rest of its vertex's arcs then by
-// relaxArcsKernel).
+// prefetches, cost the assembly more than they saved on an Intel processor and did not matter
+// on an AMD one (docs/cpu-notes.md). Go takes over where the assembly stops: a hub (set aside
+// for the hub phase), or an improved vertex whose bin must grow (the rest of its vertex's arcs
+// then by relaxArcsKernel).
 func (s *ssspState) relaxItemsKernel(items []uint32, floor int64, ring *binRing, c *counters, hub *[]uint32) {
 	k := s.newKernel(ring, floor, hub != nil)
 	po, pn, pw, pd := k.off, k.nb, k.ws, k.dist
