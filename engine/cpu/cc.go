@@ -148,9 +148,9 @@ func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 // to its second neighbour, if it has one, and to its first where that is up (see firstLinks);
 // it returns the arcs linked. The link is GAPBS's Link written into the loop (as linkArcs's,
 // with its path halving): a closure calling a link function per vertex kept comp and the
-// loop's state on the stack and ran markedly slower (docs/cpu-notes.md). Labels and arcs are read through pointers, without bounds checks: the piece's
-// arcs are checked to lie in nb once, and every neighbour and label is a vertex id, below
-// len(comp). With the checks (five a link) and the registers their lengths held, the loop
+// loop's state on the stack and ran markedly slower (docs/cpu-notes.md). Labels and arcs are
+// read through pointers, without bounds checks: the piece's arcs are checked to lie in nb
+// once, and every neighbour and label is a vertex id, below len(comp). With the checks (five a link) and the registers their lengths held, the loop
 // spilled to the stack and ran ~10 instructions a link more.
 func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
