@@ -2,11 +2,11 @@ package cpu
 
 import "unsafe"
 
-// uninitUint32s returns n uint32s whose memory is not cleared, for an array the caller fills
-// whole before reading it (on all workers: Afforest's labels). make clears a large array on
-// the calling goroutine alone when the heap hands out memory it reuses, the workers waiting
-// (GAPBS's pvector does not clear). Fresh memory from the operating system is zero and make does not clear it;
-// then the fill takes the page faults either way.
+// uninitUint32s returns n uint32s whose memory is not cleared, for an array the caller fills whole
+// before reading it (on all workers: Afforest's labels). make clears a large array on the calling
+// goroutine alone when the heap hands out memory it reuses, the workers waiting (GAPBS's pvector
+// does not clear). Fresh memory from the operating system is zero and make does not clear it; then
+// the fill takes the page faults either way.
 //
 // It allocates with the runtime's mallocgc (pointer-free memory, needzero false), which Go
 // keeps reachable by linkname for the packages listed at its definition (go.dev/issue/67401);

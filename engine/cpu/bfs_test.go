@@ -117,12 +117,12 @@ func TestBFSHubEdgesShared(t *testing.T) {
 	}
 }
 
-// TestBFSRepeatNoGrowth checks that a BFS repeated from one source allocates the same at every
-// run after the first (within a few bytes): its frontier queues, kept between runs, must come back in the roles
-// they had, so that each one's segments have grown to the levels it holds. Traded between the
-// two on alternate runs, the queue holding a big level grew again, allocating and faulting in
-// its memory, in every other run. Levels of alternating sizes (one vertex, then thousands)
-// make the two queues' sizes differ.
+// TestBFSRepeatNoGrowth checks that a BFS repeated from one source allocates the same at every run
+// after the first (within a few bytes): its frontier queues, kept between runs, must come back in
+// the roles they had, so that each one's segments have grown to the levels it holds. Traded between
+// the two on alternate runs, the queue holding a big level grew again, allocating and faulting in
+// its memory, in every other run. Levels of alternating sizes (one vertex, then thousands) make the
+// two queues' sizes differ.
 func TestBFSRepeatNoGrowth(t *testing.T) {
 	e, err := engine.Open("cpu")
 	if err != nil {

@@ -144,14 +144,14 @@ func firstLinks(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	return linked
 }
 
-// linkSecond is Afforest's second neighbour round over the vertices [lo, hi): each is linked
-// to its second neighbour, if it has one, and to its first where that is up (see firstLinks);
-// it returns the arcs linked. The link is GAPBS's Link written into the loop (as linkArcs's,
-// with its path halving): a closure calling a link function per vertex kept comp and the
-// loop's state on the stack and ran markedly slower (docs/cpu-notes.md). Labels and arcs are
-// read through pointers, without bounds checks: the piece's arcs are checked to lie in nb
-// once, and every neighbour and label is a vertex id, below len(comp). With the checks (five a link) and the registers their lengths held, the loop
-// spilled to the stack and ran ~10 instructions a link more.
+// linkSecond is Afforest's second neighbour round over the vertices [lo, hi): each is linked to its
+// second neighbour, if it has one, and to its first where that is up (see firstLinks); it returns
+// the arcs linked. The link is GAPBS's Link written into the loop (as linkArcs's, with its path
+// halving): a closure calling a link function per vertex kept comp and the loop's state on the
+// stack and ran markedly slower (docs/cpu-notes.md). Labels and arcs are read through pointers,
+// without bounds checks: the piece's arcs are checked to lie in nb once, and every neighbour and
+// label is a vertex id, below len(comp). With the checks (five a link) and the registers their
+// lengths held, the loop spilled to the stack and ran ~10 instructions a link more.
 func linkSecond(comp []uint32, off []int64, nb []uint32, lo, hi int) int64 {
 	if lo >= hi {
 		return 0
@@ -216,12 +216,13 @@ func piece(comp []uint32, off []int64, nb []uint32, lo, hi int) (ends []int64, s
 	return ends, off[lo], unsafe.Pointer(unsafe.SliceData(comp)), unsafe.Pointer(unsafe.SliceData(nb))
 }
 
-// halve points the label of vertex x, no root (its label is a parent p, p's label l != p),
-// at l: path halving, so that later links climb half as far. Roots are hooked under lower
-// roots one after another in the second round (a root hooked under one that is hooked in its
-// turn), so without halving a link climbs the chain of every hook before it; with it, Link's
-// loop runs about once a link (docs/cpu-notes.md has the counts and times). x is no root and never becomes one, so no compare-and-swap hooks it: the store races only with
-// other halvings and compresses, each writing an ancestor of x.
+// halve points the label of vertex x, no root (its label is a parent p, p's label l != p), at l:
+// path halving, so that later links climb half as far. Roots are hooked under lower roots one after
+// another in the second round (a root hooked under one that is hooked in its turn), so without
+// halving a link climbs the chain of every hook before it; with it, Link's loop runs about once a
+// link (docs/cpu-notes.md has the counts and times). x is no root and never becomes one, so no
+// compare-and-swap hooks it: the store races only with other halvings and compresses, each writing
+// an ancestor of x.
 func halve(c unsafe.Pointer, x, l uint32) {
 	if raceBuild {
 		atomic.StoreUint32(labelAt(c, x), l)
@@ -274,9 +275,9 @@ func (c *ccState) handOver() error {
 	return nil
 }
 
-// startTeam starts the run's team now, where the first parallel loop (the labels' fill) would:
-// its workers come up one after another (each woken by the one before), and started before the labels are allocated they come up while the
-// allocation runs. The fill is then shared by more of them.
+// startTeam starts the run's team now, where the first parallel loop (the labels' fill) would: its
+// workers come up one after another (each woken by the one before), and started before the labels
+// are allocated they come up while the allocation runs. The fill is then shared by more of them.
 func (c *ccState) startTeam() {
 	if c.team == nil && c.Workers > 1 {
 		c.team = newTeam(c.Workers, c.hot)

@@ -138,11 +138,11 @@ func (p *prState) pullGS(ctx context.Context) ([]float64, error) {
 			break
 		}
 	}
-	// The ranks are the scores scaled to the true ones, widened to float64 after the run's
-	// clock stops (collect), as the GPU engine copies its results back and GAPBS's kernel
-	// returns its float scores: the float64 vector is the result's format, not PageRank's work
-	// (its allocation alone is cleared on one thread). The ranks are summed for the summary on the way. A lean sweep's
-	// score is its contribution times the degree (float32 x/deg times deg: within 2^-23 of
+	// The ranks are the scores scaled to the true ones, widened to float64 after the run's clock
+	// stops (collect), as the GPU engine copies its results back and GAPBS's kernel returns its
+	// float scores: the float64 vector is the result's format, not PageRank's work (its allocation
+	// alone is cleared on one thread). The ranks are summed for the summary on the way. A lean
+	// sweep's score is its contribution times the degree (float32 x/deg times deg: within 2^-23 of
 	// the score), an isolated vertex's isoPrev.
 	handed = true
 	p.collect = func() error {
@@ -193,15 +193,15 @@ func gsBuf(b []float32, n int) []float32 {
 	return b
 }
 
-// gsOwners is the sweep's split=blocked: each worker owns a block of the vertices, contiguous
-// and of about equal arcs (graph.SplitByArcs), which it sweeps in pieces of gsChunk from its
-// start (shorter at its end: gsClaim), and a worker done with its own block takes the pieces the
-// others have not started, through a cursor a block. Sweep after sweep a worker's pieces are mostly the same, so the
-// arcs and contributions it reads, and the contributions it writes, are still in its core's
-// caches from the sweep before, where neighbours are near in number (gsLocal); with dynamic
-// pieces most contributions were written by another core the sweep before. Taking what others
-// left keeps a sweep from waiting on one late worker: forRange's static splits, without it,
-// ran kron20 and urand20 much slower than dynamic pieces (docs/cpu-notes.md has the figures).
+// gsOwners is the sweep's split=blocked: each worker owns a block of the vertices, contiguous and
+// of about equal arcs (graph.SplitByArcs), which it sweeps in pieces of gsChunk from its start
+// (shorter at its end: gsClaim), and a worker done with its own block takes the pieces the others
+// have not started, through a cursor a block. Sweep after sweep a worker's pieces are mostly the
+// same, so the arcs and contributions it reads, and the contributions it writes, are still in its
+// core's caches from the sweep before, where neighbours are near in number (gsLocal); with dynamic
+// pieces most contributions were written by another core the sweep before. Taking what others left
+// keeps a sweep from waiting on one late worker: forRange's static splits, without it, ran kron20
+// and urand20 much slower than dynamic pieces (docs/cpu-notes.md has the figures).
 //
 // On a graph whose neighbours are far apart in number (kron, urand) owning saves little and
 // costs a sweep: at 16 blocks a vertex reads fewer of its neighbours' new contributions than
